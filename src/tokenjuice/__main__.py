@@ -1,0 +1,3 @@
+from tokenjuice.cli.main import main
+
+raise SystemExit(main())

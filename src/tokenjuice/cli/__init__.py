@@ -1,0 +1,1 @@
+"""Command-line interface: `main.py` dispatches to one module per command."""

@@ -1,0 +1,80 @@
+"""Input helpers shared by commands: reading files/stdin, common reduction options."""
+
+from __future__ import annotations
+
+import sys
+
+from tokenjuice.cli.main import UserError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+
+def read_bytes(path: str | None) -> bytes:
+    """Bytes of FILE, or of stdin when FILE is missing or '-'."""
+    if path in (None, "-"):
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UserError("no input: give a FILE or pipe the output in")
+        return sys.stdin.buffer.read()
+    assert path is not None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UserError(f"is a directory: {path}") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def decode(data: bytes) -> str:
+    """Tool output as text: UTF-8, with undecodable bytes replaced (never an error)."""
+    return data.decode("utf-8", errors="replace")
+
+
+def add_budget_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("budget")
+    g.add_argument(
+        "--max-chars",
+        type=_positive_int,
+        metavar="N",
+        help="bound the reduced body to about N characters (default 12000)",
+    )
+    g.add_argument("--max-tokens", type=_positive_int, metavar="N", help="bound the reduced body to about N tokens")
+    g.add_argument(
+        "--density-threshold",
+        type=float,
+        metavar="RHO",
+        help="generic path: reduce output whose density is below RHO (default 0.3)",
+    )
+
+
+def _positive_int(value: str) -> int:
+    import argparse
+
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    return n
+
+
+def exit_code_arg(value: str) -> int:
+    import argparse
+
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer exit code, got {value!r}") from None
+
+
+def write_text(text: str) -> None:
+    out = sys.stdout
+    out.write(text)
+    if text and not text.endswith("\n"):
+        out.write("\n")
+    out.flush()

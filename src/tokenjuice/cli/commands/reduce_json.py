@@ -1,0 +1,47 @@
+"""`tokenjuice reduce-json [FILE]`: the JSON protocol of the TypeScript tokenjuice.
+
+Reads `{toolName, command, argv, cwd, stdout, stderr, combinedText, exitCode, …}` or
+`{input, options}` and prints one JSON object with `inlineText`, `facts`, `stats`,
+`classification` and tokenjuice's own fields.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tokenjuice.cli import _io
+from tokenjuice.cli.main import UserError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", metavar="FILE", help="JSON payload (default: stdin)")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON response")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tokenjuice.protocol import ProtocolError, parse_request
+    from tokenjuice.reduce.engine import Reducer
+
+    data = _io.read_bytes(args.file)
+    try:
+        payload = json.loads(data)
+    except UnicodeDecodeError:
+        raise UserError("payload is not UTF-8 JSON") from None
+    except ValueError as exc:
+        raise UserError(f"malformed JSON: {exc}") from None
+    try:
+        req = parse_request(payload)
+    except ProtocolError as exc:
+        raise UserError(str(exc)) from None
+    opts = req.options
+    reducer = Reducer(
+        cwd=req.run.cwd,
+        max_inline_chars=opts.get("maxInlineChars"),
+        max_inline_tokens=opts.get("maxInlineTokens"),
+        density_threshold=opts.get("densityThreshold"),
+    )
+    red = reducer.reduce_run(req.run, bypass=bool(opts.get("raw")), classifier=opts.get("classifier"))
+    out = json.dumps(red.to_dict(), ensure_ascii=False, indent=2 if args.pretty else None)
+    _io.write_text(out)
+    return 0

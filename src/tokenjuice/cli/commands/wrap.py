@@ -1,0 +1,71 @@
+"""`tokenjuice wrap [--raw] [--tee] [--timeout S] -- CMD …`: run, reduce, exit like CMD.
+
+The reduced text goes to stdout; `--tee` also streams the raw output live to stderr
+(the terminal). The exit status is the command's (128+N when killed by signal N, 124
+on `--timeout`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tokenjuice.cli import _io
+from tokenjuice.cli.main import UserError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--raw", action="store_true", help="print the output unreduced (exit code still stated)")
+    p.add_argument("--tee", action="store_true", help="also show the raw output live on stderr")
+    p.add_argument("--timeout", type=float, metavar="S", help="terminate the command after S seconds")
+    p.add_argument(
+        "-c", "--shell", action="store_true", help="run CMD as one shell command line ($SHELL -c), e.g. 'cd x && make'"
+    )
+    p.add_argument("--cwd", metavar="DIR", help="run in DIR")
+    p.add_argument("--tool-name", default="exec", metavar="NAME", help=argparse.SUPPRESS)
+    p.add_argument("--session", metavar="ID", help="session id for grouping (default $TOKENJUICE_SESSION)")
+    _io.add_budget_arguments(p)
+    p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD …", help="the command to run")
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    cmd = list(args.cmd)
+    if cmd and cmd[0] == "--":
+        cmd = cmd[1:]
+    if not cmd:
+        raise UserError("wrap needs a command: tokenjuice wrap -- CMD [ARGS…]")
+    if args.shell and len(cmd) != 1:
+        cmd = [" ".join(cmd)]
+    if args.timeout is not None and args.timeout <= 0:
+        raise UserError("--timeout must be a positive number of seconds")
+    if args.cwd is not None and not os.path.isdir(args.cwd):
+        raise UserError(f"no such directory: {args.cwd}")
+
+    from tokenjuice.process import run_command
+    from tokenjuice.reduce.engine import Reducer
+
+    session = args.session or os.environ.get("TOKENJUICE_SESSION")
+    captured = run_command(
+        cmd,
+        shell=args.shell,
+        cwd=args.cwd,
+        tee=args.tee,
+        timeout=args.timeout,
+        tool_name=args.tool_name,
+        session_id=session,
+    )
+    run_ = captured.run
+    if run_.cwd is None:
+        run_.cwd = os.getcwd()
+    reducer = Reducer(
+        cwd=run_.cwd,
+        max_inline_chars=args.max_chars,
+        max_inline_tokens=args.max_tokens,
+        density_threshold=args.density_threshold,
+    )
+    red = reducer.reduce_run(run_, bypass=args.raw)
+    _io.write_text(red.text)
+    sys.stdout.flush()
+    return captured.exit_code

@@ -1,0 +1,119 @@
+"""`tokenjuice` command line: parse the command name, import only that command's module.
+
+Each module in `tokenjuice.cli.commands` defines `add_arguments(parser)` and
+`run(args) -> int`. Bad input ends with one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
+    from typing import NoReturn
+
+# name → (module, one-line help). Order is the order `--help` lists them in.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "wrap": ("wrap", "run a command and print its reduced output; exits with its exit code"),
+    "reduce": ("reduce", "reduce output read from a file or stdin"),
+    "reduce-json": ("reduce_json", "reduce a JSON tool-run payload (TypeScript tokenjuice protocol)"),
+    "explain": ("explain", "show which rule a command gets, the runners-up, and why"),
+    "verify": ("verify", "check all rule layers: schema, regexes, duplicate ids, fixtures"),
+}
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """Bad input from the user: printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        hint = f" (see '{self.prog} --help')"
+        sys.stderr.write(f"tokenjuice: error: {message}{hint}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _version() -> str:
+    from tokenjuice import __version__
+
+    return __version__
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tokenjuice",
+        description="Shrink what AI agents read: reduce tool and shell output to what matters.",
+    )
+    parser.add_argument("--version", action="version", version=f"tokenjuice {_version()}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
+    sub = parser.add_subparsers(dest="subcommand_name", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if only is None or name == only:
+            _module(module).add_arguments(p)
+    return parser
+
+
+def _module(name: str) -> ModuleType:
+    import importlib
+
+    return importlib.import_module(f"tokenjuice.cli.commands.{name}")
+
+
+def _command_name(argv: Sequence[str]) -> str | None:
+    for a in argv:
+        if a in COMMANDS:
+            return a
+        if not a.startswith("-"):
+            return None
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    name = _command_name(args_list)
+    parser = build_parser(only=name)
+    args = parser.parse_args(args_list)
+    if args.subcommand_name is None:
+        parser.print_help()
+        return EXIT_USAGE
+    from tokenjuice import _log
+
+    _log.use_stderr(verbose=args.verbose)
+    try:
+        module = _module(COMMANDS[args.subcommand_name][0])
+        return int(module.run(args))
+    except UserError as exc:
+        sys.stderr.write(f"tokenjuice: error: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+    except Exception as exc:  # noqa: BLE001 - never a traceback for the user
+        sys.stderr.write(f"tokenjuice: internal error: {type(exc).__name__}: {exc}\n")
+        if args.verbose:
+            import traceback
+
+            traceback.print_exc()
+        return 70
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,333 @@
+"""Rule patterns: JavaScript-style regex syntax, compiled safely.
+
+Rule files are shared with the TypeScript tokenjuice, so patterns are written in
+JavaScript syntax. `translate_js` rewrites the constructs that differ
+(`(?<name>…)`, `\\k<name>`, `[^]`, `\\u{…}`, `\\cX`) into Python's.
+
+Python's `re` cannot be interrupted, so a pattern that can backtrack
+catastrophically (nested unbounded quantifiers, a quantified alternation,
+backreferences, several `.*`) would hang the agent. `risk()` inspects the parsed
+pattern; risky ones are compiled with the `regex` module instead and matched under a
+per-reduction time budget (`Budget`): when a pattern exhausts it, it is abandoned
+with a warning and treated as not matching. Safe patterns use `re` directly.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice import _log
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any, Protocol
+
+    class Matcher(Protocol):
+        def search(self, string: str, /) -> Any: ...
+
+
+DEFAULT_PATTERN_BUDGET_S = 0.1
+
+_FLAG_MAP = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "u": 0, "g": 0, "y": 0, "d": 0, "v": 0}
+
+
+class PatternError(ValueError):
+    """A pattern that cannot be compiled; `where` names the rule field."""
+
+
+def parse_flags(flags: str) -> int:
+    value = 0
+    for ch in flags or "":
+        if ch not in _FLAG_MAP:
+            raise PatternError(f"unknown regex flag {ch!r}")
+        value |= _FLAG_MAP[ch]
+    return value
+
+
+def inline_flags(flags: int) -> str:
+    letters = ""
+    if flags & re.IGNORECASE:
+        letters += "i"
+    if flags & re.MULTILINE:
+        letters += "m"
+    if flags & re.DOTALL:
+        letters += "s"
+    return letters
+
+
+def translate_js(pattern: str) -> str:
+    """Rewrite JavaScript-only regex syntax into Python `re` syntax."""
+    if "\\" not in pattern and "(?<" not in pattern and "[^]" not in pattern and "[]" not in pattern:
+        return pattern
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            if nxt == "k" and pattern.startswith("<", i + 2) and not in_class:
+                end = pattern.find(">", i + 3)
+                if end > 0:
+                    out.append(f"(?P={pattern[i + 3 : end]})")
+                    i = end + 1
+                    continue
+            if nxt == "u" and pattern.startswith("{", i + 2):
+                end = pattern.find("}", i + 3)
+                if end > 0:
+                    code = pattern[i + 3 : end]
+                    out.append(f"\\U{int(code, 16):08x}" if _is_hex(code) else pattern[i : end + 1])
+                    i = end + 1
+                    continue
+            if nxt == "c" and i + 2 < n and pattern[i + 2].isalpha():
+                out.append(f"\\x{ord(pattern[i + 2].upper()) % 32:02x}")
+                i += 3
+                continue
+            if nxt == "/":
+                out.append("/")
+                i += 2
+                continue
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            if pattern.startswith("[^]", i):
+                out.append("[\\s\\S]")
+                i += 3
+                continue
+            if pattern.startswith("[]", i):
+                out.append("(?!)")
+                i += 2
+                continue
+            in_class = True
+            out.append(c)
+            i += 1
+            # A `]` right after `[` or `[^` is literal in Python but closes the class in JS;
+            # both cases were handled above, so nothing more to do here.
+            continue
+        if c == "(" and pattern.startswith("(?<", i) and i + 3 < n and pattern[i + 3] not in "=!":
+            out.append("(?P<")
+            i += 3
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _is_hex(s: str) -> bool:
+    return bool(s) and all(ch in "0123456789abcdefABCDEF" for ch in s)
+
+
+# ----------------------------------------------------------------------- risk check
+
+
+def risk(pattern: str, flags: int = 0) -> str | None:
+    """Why `pattern` could backtrack catastrophically, or None when it cannot."""
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        tree = _parser.parse(pattern, flags)
+    except Exception:  # noqa: BLE001 - compile() will report a real syntax error
+        return None
+    repeats = {c.MAX_REPEAT, c.MIN_REPEAT}
+    maxrepeat = c.MAXREPEAT
+    dot_stars = 0
+
+    def walk(items: Any, inside_unbounded: bool) -> str | None:
+        nonlocal dot_stars
+        for op, av in items:
+            if op in repeats:
+                _lo, hi, sub = av
+                unbounded = hi == maxrepeat or hi > 1000
+                if inside_unbounded and hi > 1:
+                    return "nested quantifiers"
+                if unbounded:
+                    if any(sop == c.BRANCH for sop, _ in _flatten(sub, c)):
+                        return "quantified alternation"
+                    if len(sub) == 1 and sub[0][0] == c.ANY:
+                        dot_stars += 1
+                    why = walk(sub, True)
+                else:
+                    why = walk(sub, inside_unbounded)
+                if why:
+                    return why
+            elif op in (c.GROUPREF, c.GROUPREF_EXISTS):
+                return "backreference"
+            elif op == c.SUBPATTERN:
+                why = walk(av[3], inside_unbounded)
+                if why:
+                    return why
+            elif op == c.BRANCH:
+                for branch in av[1]:
+                    why = walk(branch, inside_unbounded)
+                    if why:
+                        return why
+            elif op in (c.ASSERT, c.ASSERT_NOT):
+                why = walk(av[1], inside_unbounded)
+                if why:
+                    return why
+        return None
+
+    why = walk(tree, False)
+    if why:
+        return why
+    anchored = bool(tree.data) and tree.data[0][0] == c.AT
+    if dot_stars >= 3 or (dot_stars >= 2 and not anchored):
+        return "several unbounded wildcards"
+    return None
+
+
+def _flatten(items: Any, c: Any) -> Iterable[tuple[Any, Any]]:
+    """Top-level ops of a repeat body, looking through plain groups."""
+    for op, av in items:
+        if op == c.SUBPATTERN:
+            yield from _flatten(av[3], c)
+        else:
+            yield op, av
+
+
+# --------------------------------------------------------------------------- compile
+
+
+class Budget:
+    """Time allowance for guarded patterns during one reduction."""
+
+    __slots__ = ("per_pattern",)
+
+    def __init__(self, per_pattern_s: float = DEFAULT_PATTERN_BUDGET_S) -> None:
+        self.per_pattern = per_pattern_s
+
+
+class GuardedPattern:
+    """A risky pattern matched with the `regex` module under a time budget."""
+
+    __slots__ = ("abandoned", "compiled", "remaining", "source", "where")
+
+    def __init__(self, compiled: Any, source: str, where: str, budget_s: float) -> None:
+        self.compiled = compiled
+        self.source = source
+        self.where = where
+        self.remaining = budget_s
+        self.abandoned = False
+
+    def search(self, string: str, /) -> Any:
+        if self.abandoned:
+            return None
+        import time
+
+        t0 = time.perf_counter()
+        try:
+            m = self.compiled.search(string, timeout=max(self.remaining, 0.001))
+        except TimeoutError:
+            self._abandon()
+            return None
+        self.remaining -= time.perf_counter() - t0
+        if self.remaining <= 0:
+            self._abandon()
+        return m
+
+    def _abandon(self) -> None:
+        self.abandoned = True
+        self.remaining = 0.0
+        _log.warn(
+            f"pattern {self.where} ({self.source[:60]!r}) ran too long on this output and was abandoned",
+            key=f"abandon:{self.where}:{self.source}",
+        )
+
+
+class PatternSpec:
+    """A compiled-on-demand rule pattern (safe → `re`, risky → guarded `regex`)."""
+
+    __slots__ = ("_compiled", "flags", "python", "risky", "source", "where")
+
+    def __init__(self, source: str, flags: str, where: str) -> None:
+        self.source = source
+        self.where = where
+        self.flags = parse_flags(flags)
+        self.python = translate_js(source)
+        self.risky = risk(self.python, self.flags)
+        self._compiled: Any = None
+
+    def compile(self) -> Any:
+        """The compiled pattern (`re.Pattern`, or a `regex` pattern when risky)."""
+        if self._compiled is None:
+            if self.risky:
+                self._compiled = _compile_regex_module(self.python, self.flags, self.where)
+            else:
+                try:
+                    self._compiled = re.compile(self.python, self.flags)
+                except re.error as exc:
+                    # `re` lacks some JS features (\p{…}, variable-length lookbehind);
+                    # the `regex` module has them. Anything matched there is guarded.
+                    try:
+                        self._compiled = _compile_regex_module(self.python, self.flags, self.where)
+                        self.risky = "needs the regex module"
+                    except PatternError:
+                        raise PatternError(f"{self.where}: invalid regex {self.source!r}: {exc}") from None
+        return self._compiled
+
+    def matcher(self, budget: Budget | None) -> Matcher:
+        compiled = self.compile()
+        if self.risky:
+            return GuardedPattern(compiled, self.source, self.where, (budget or Budget()).per_pattern)
+        return compiled  # type: ignore[no-any-return]
+
+
+def _compile_regex_module(pattern: str, flags: int, where: str) -> Any:
+    try:
+        import regex
+    except ImportError:  # pragma: no cover - regex is a declared dependency
+        raise PatternError(f"{where}: pattern needs the 'regex' package, which is not installed") from None
+    rflags = 0
+    if flags & re.IGNORECASE:
+        rflags |= regex.IGNORECASE
+    if flags & re.MULTILINE:
+        rflags |= regex.MULTILINE
+    if flags & re.DOTALL:
+        rflags |= regex.DOTALL
+    try:
+        return regex.compile(pattern, rflags | regex.VERSION0)
+    except Exception as exc:  # noqa: BLE001 - regex raises its own error type
+        raise PatternError(f"{where}: invalid regex {pattern!r}: {exc}") from None
+
+
+def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher]:
+    """Matchers for "does any of these patterns match a line".
+
+    Safe patterns are joined into one alternation so each line costs one `search`;
+    risky ones stay separate so each keeps its own time budget. Patterns that fail to
+    compile are skipped with a warning naming the rule field.
+    """
+    safe: list[PatternSpec] = []
+    out: list[Matcher] = []
+    for spec in specs:
+        try:
+            spec.compile()
+        except PatternError as exc:
+            _log.warn(f"{exc}; pattern skipped")
+            continue
+        if spec.risky:
+            out.append(spec.matcher(budget))
+        else:
+            safe.append(spec)
+    if len(safe) == 1:
+        out.insert(0, safe[0].matcher(budget))
+    elif safe:
+        parts = []
+        for spec in safe:
+            letters = inline_flags(spec.flags & ~re.MULTILINE)
+            parts.append(f"(?{letters}:{spec.python})" if letters else f"(?:{spec.python})")
+        try:
+            out.insert(0, re.compile("|".join(parts)))
+        except re.error:
+            # Duplicate group names across patterns: fall back to one search each.
+            out[0:0] = [spec.matcher(budget) for spec in safe]
+    return out

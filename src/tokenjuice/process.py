@@ -1,0 +1,304 @@
+"""Run a child process and capture its output the way an agent would have seen it.
+
+stdout and stderr are read as they arrive (one `select` loop), decoded incrementally as
+UTF-8 (a character split across reads is not mangled), and recorded in arrival order
+with a per-chunk stream tag. stdin is passed through. SIGINT/SIGTERM/SIGHUP reach the
+child; `timeout` terminates it (then kills it) and says so. The exit status follows
+shell conventions: the child's code, 128+N when killed by signal N, 124 on timeout,
+127 when the program does not exist, 126 when it cannot be executed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import os
+import signal
+import subprocess
+import time
+
+from tokenjuice.model import STDERR, STDOUT, ToolRun
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from types import FrameType
+
+READ_SIZE = 65536
+TERM_GRACE_S = 3.0
+DRAIN_AFTER_EXIT_S = 1.0
+EXIT_TIMEOUT = 124
+EXIT_NOT_EXECUTABLE = 126
+EXIT_NOT_FOUND = 127
+
+
+class Captured:
+    __slots__ = ("error", "exit_code", "run", "signal", "timed_out")
+
+    def __init__(
+        self, run: ToolRun, exit_code: int, *, timed_out: bool = False, sig: int | None = None, error: str | None = None
+    ) -> None:
+        self.run = run
+        self.exit_code = exit_code
+        self.timed_out = timed_out
+        self.signal = sig
+        self.error = error
+
+
+class Sink:
+    """Receives decoded output as it arrives; the default keeps everything in memory."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.interleave: list[list[int]] = []
+        self.out: list[str] = []
+        self.err: list[str] = []
+
+    def feed(self, stream: int, text: str) -> None:
+        if not text:
+            return
+        self.parts.append(text)
+        (self.out if stream == STDOUT else self.err).append(text)
+        if self.interleave and self.interleave[-1][0] == stream:
+            self.interleave[-1][1] += len(text)
+        else:
+            self.interleave.append([stream, len(text)])
+
+    def to_run(self, **kw: object) -> ToolRun:
+        return ToolRun(
+            stdout="".join(self.out),
+            stderr="".join(self.err),
+            combined="".join(self.parts),
+            interleave=[(s, n) for s, n in self.interleave],
+            **kw,  # type: ignore[arg-type]
+        )
+
+
+def run_command(
+    argv: Sequence[str],
+    *,
+    shell: bool = False,
+    cwd: str | None = None,
+    tee: bool = False,
+    timeout: float | None = None,
+    sink: Sink | None = None,
+    tool_name: str = "exec",
+    session_id: str | None = None,
+    on_chunk: Callable[[int, bytes], None] | None = None,
+    env: Mapping[str, str] | None = None,
+    stdin_devnull: bool = False,
+) -> Captured:
+    """Run `argv` (or, with `shell`, the shell command `argv[0]`) and capture it.
+
+    stdin is inherited (passed through) unless `stdin_devnull`.
+    """
+    sink = sink or Sink()
+    command_text = argv[0] if shell else _join(argv)
+    if shell:
+        popen_args: Sequence[str] = [(env or os.environ).get("SHELL") or "/bin/sh", "-c", argv[0]]
+    else:
+        popen_args = list(argv)
+    own_group = stdin_devnull or not _stdin_is_tty()
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            popen_args,
+            stdin=subprocess.DEVNULL if stdin_devnull else None,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            process_group=0 if own_group else None,
+        )
+    except FileNotFoundError:
+        msg = f"command not found: {popen_args[0]}"
+        return Captured(
+            ToolRun(
+                tool_name=tool_name,
+                command=command_text,
+                argv=argv,
+                cwd=cwd,
+                stderr=msg + "\n",
+                exit_code=EXIT_NOT_FOUND,
+                session_id=session_id,
+            ),
+            EXIT_NOT_FOUND,
+            error=msg,
+        )
+    except PermissionError:
+        msg = f"permission denied: {popen_args[0]}"
+        return Captured(
+            ToolRun(
+                tool_name=tool_name,
+                command=command_text,
+                argv=argv,
+                cwd=cwd,
+                stderr=msg + "\n",
+                exit_code=EXIT_NOT_EXECUTABLE,
+                session_id=session_id,
+            ),
+            EXIT_NOT_EXECUTABLE,
+            error=msg,
+        )
+    except OSError as exc:
+        msg = f"cannot run {popen_args[0]}: {exc.strerror or exc}"
+        return Captured(
+            ToolRun(
+                tool_name=tool_name,
+                command=command_text,
+                argv=argv,
+                cwd=cwd,
+                stderr=msg + "\n",
+                exit_code=EXIT_NOT_EXECUTABLE,
+                session_id=session_id,
+            ),
+            EXIT_NOT_EXECUTABLE,
+            error=msg,
+        )
+
+    def send(sig: int) -> None:
+        try:
+            if own_group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    received: list[int] = []
+
+    def forward(signum: int, _frame: FrameType | None) -> None:
+        received.append(signum)
+        if signum == signal.SIGINT and not own_group:
+            return  # the terminal already delivered it to the child's process group
+        send(signum)
+
+    old_handlers = {}
+    if _main_thread():
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            old_handlers[s] = signal.signal(s, forward)
+    timed_out = False
+    try:
+        timed_out = _pump(proc, sink, tee, timeout, t0, send, on_chunk)
+        rc = proc.wait()
+    finally:
+        for s, h in old_handlers.items():
+            signal.signal(s, h)
+    duration_ms = (time.monotonic() - t0) * 1000
+    sig = -rc if rc < 0 else None
+    if timed_out:
+        exit_code = EXIT_TIMEOUT
+    elif rc < 0:
+        exit_code = 128 + (-rc)
+    else:
+        exit_code = rc
+    run = sink.to_run(
+        tool_name=tool_name,
+        command=command_text,
+        argv=list(argv) if not shell else None,
+        cwd=cwd,
+        exit_code=exit_code,
+        duration_ms=duration_ms,
+        session_id=session_id,
+    )
+    if timed_out:
+        run.metadata["exit_note"] = f"timed out after {timeout:g}s; killed"
+    elif sig is not None:
+        run.metadata["exit_note"] = f"killed by {_signal_name(sig)}"
+    return Captured(run, exit_code, timed_out=timed_out, sig=sig)
+
+
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+def _pump(
+    proc: subprocess.Popen[bytes],
+    sink: Sink,
+    tee: bool,
+    timeout: float | None,
+    t0: float,
+    send: Callable[[int], None],
+    on_chunk: Callable[[int, bytes], None] | None,
+) -> bool:
+    import selectors
+
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    sel = selectors.DefaultSelector()
+    decoders = {
+        STDOUT: codecs.getincrementaldecoder("utf-8")(errors="replace"),
+        STDERR: codecs.getincrementaldecoder("utf-8")(errors="replace"),
+    }
+    sel.register(proc.stdout, selectors.EVENT_READ, STDOUT)
+    sel.register(proc.stderr, selectors.EVENT_READ, STDERR)
+    timed_out = False
+    term_sent_at: float | None = None
+    exited_at: float | None = None
+    open_streams = 2
+    while open_streams:
+        now = time.monotonic()
+        wait = 0.25
+        if timeout is not None and not timed_out:
+            left = t0 + timeout - now
+            if left <= 0:
+                timed_out = True
+                term_sent_at = now
+                send(signal.SIGTERM)
+            else:
+                wait = min(wait, left)
+        if term_sent_at is not None and now - term_sent_at > TERM_GRACE_S and proc.poll() is None:
+            send(signal.SIGKILL)
+            term_sent_at = now + 3600
+        if exited_at is None and proc.poll() is not None:
+            exited_at = now
+        if exited_at is not None and now - exited_at > DRAIN_AFTER_EXIT_S:
+            break  # a grandchild holds the pipes open; the command itself is done
+        for key, _ in sel.select(wait):
+            stream = key.data
+            fd = key.fileobj.fileno()  # type: ignore[union-attr]
+            try:
+                data = os.read(fd, READ_SIZE)
+            except OSError:
+                data = b""
+            if not data:
+                sel.unregister(key.fileobj)
+                open_streams -= 1
+                sink.feed(stream, decoders[stream].decode(b"", final=True))
+                continue
+            if tee:
+                _tee(data)
+            if on_chunk is not None:
+                on_chunk(stream, data)
+            sink.feed(stream, decoders[stream].decode(data))
+    sel.close()
+    for stream, dec in decoders.items():
+        sink.feed(stream, dec.decode(b"", final=True))
+    return timed_out
+
+
+def _tee(data: bytes) -> None:
+    with contextlib.suppress(OSError):
+        os.write(2, data)
+
+
+def _stdin_is_tty() -> bool:
+    try:
+        return os.isatty(0)
+    except (OSError, ValueError):
+        return False
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _join(argv: Sequence[str]) -> str:
+    import shlex
+
+    return shlex.join(argv)

@@ -1,0 +1,1 @@
+"""The reduction pipeline and its steps."""

@@ -1,0 +1,77 @@
+"""Helpers shared by formatters: an output builder that keeps the line accounting."""
+
+from __future__ import annotations
+
+from tokenjuice.reduce.formatters import FormatOutput
+
+
+class Builder:
+    """Collects output lines with their weights, protection and drop reasons.
+
+    `keep(i)` copies input line i (with its `(×N)` repeat count, since formatter output
+    is rendered as is); `add(text)` adds a synthetic line (weight 0);
+    `drop(i, reason)` counts input line i as omitted for `reason`. `build()` returns a
+    FormatOutput whose accounting adds up to the input.
+    """
+
+    __slots__ = (
+        "facts",
+        "headline",
+        "headline_weight",
+        "lines",
+        "omitted",
+        "protected",
+        "src_lines",
+        "src_weights",
+        "weights",
+    )
+
+    def __init__(self, src_lines: list[str], src_weights: list[int]) -> None:
+        self.src_lines = src_lines
+        self.src_weights = src_weights
+        self.lines: list[str] = []
+        self.weights: list[int] = []
+        self.protected: list[bool] = []
+        self.omitted: dict[str, int] = {}
+        self.facts: dict[str, int] = {}
+        self.headline: str | None = None
+        self.headline_weight = 0
+
+    def keep(self, i: int, *, protect: bool = False, text: str | None = None) -> None:
+        line = self.src_lines[i] if text is None else text
+        w = self.src_weights[i]
+        if w > 1 and line.strip():
+            line = f"{line} (×{w})"  # the repeat count folded by dedupe stays visible
+        self.lines.append(line)
+        self.weights.append(w)
+        self.protected.append(protect)
+
+    def merge_into_last(self, i: int) -> None:
+        """Count input line i as represented by the last output line."""
+        self.weights[-1] += self.src_weights[i]
+
+    def add(self, text: str, *, protect: bool = False) -> None:
+        self.lines.append(text)
+        self.weights.append(0)
+        self.protected.append(protect)
+
+    def headline_from(self, i: int, text: str) -> None:
+        """Input line i becomes the facts line at the top (several such lines join)."""
+        self.headline = text if self.headline is None else f"{self.headline}; {text}"
+        self.headline_weight += self.src_weights[i]
+
+    def drop(self, i: int, reason: str) -> None:
+        self.omitted[reason] = self.omitted.get(reason, 0) + self.src_weights[i]
+
+    def build(self, *, final: bool = True, essential: bool = False) -> FormatOutput:
+        return FormatOutput(
+            self.lines,
+            self.weights,
+            protected=self.protected,
+            facts=self.facts or None,
+            headline=self.headline,
+            headline_weight=self.headline_weight,
+            omitted=self.omitted,
+            final=final,
+            essential=essential,
+        )

@@ -1,0 +1,178 @@
+"""Which lines carry signal regardless of the tool: errors, failures, locations, warnings.
+
+These patterns are the safety net of every reduction: on a failing run no line that
+matches them is dropped by the head/tail window, and on the generic path errors and
+warnings survive even on success.
+
+Speed matters (they run over every omitted line of large outputs), so scanning is two
+stages: cheap whole-text searches find candidate lines (lower-cased keyword stems in
+one regex; location shapes in regexes with literal prefixes, which `re` scans fast),
+then the precise per-line patterns (word boundaries, case rules) confirm them.
+Patterns are compiled on first use.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+_ERROR_WORDS = (
+    r"error|errors|err!|fatal|panic|panicked|exception|traceback|failed|failure|failures|fail|"
+    r"abort|aborted|segmentation fault|core dumped|critical|undefined reference|cannot find|"
+    r"could not|couldn't|unable to|no such file|permission denied|timed out|not found|refused|"
+    r"denied|unresolved|unexpected|invalid|missing|crash|crashed|killed|oom|exit code|exit status"
+)
+ERROR_PATTERN = (
+    rf"(?i:\b(?:{_ERROR_WORDS})\b)"
+    r"|\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b"
+    r"|^E(?:\s|$)"  # pytest failure detail lines
+    r"|[✗✘✖×]\s"
+    r"|\bassert\w*\b"
+)
+LOCATION_PATTERN = (
+    r"\.[A-Za-z][\w+-]{0,7}:\d+(?::\d+)?\b"  # path/file.ext:line[:col]
+    r"|\.[A-Za-z][\w+-]{0,7}\(\d+,\d+\)"  # tsc / msbuild: file.ts(line,col)
+    r"|\.[A-Za-z][\w+-]{0,7}:\[\d+,\d+\]"  # javac via maven: File.java:[line,col]
+    r"|\", line \d+"  # python: File "x.py", line 12
+    r"|^\s*--> "  # rustc: --> src/main.rs:3:5
+    r"|:\d+:\d+\)?$"  # js stack frames: at fn (file.js:10:5)
+    r"|\bline \d+\b"
+)
+WARNING_PATTERN = r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)"
+
+# Lower-case stems: a line can only match the patterns above if it contains one.
+_ERROR_STEMS = (
+    "err",
+    "fail",
+    "fatal",
+    "panic",
+    "exception",
+    "traceback",
+    "abort",
+    "segmentation",
+    "core dumped",
+    "critical",
+    "undefined",
+    "cannot",
+    "could not",
+    "couldn't",
+    "unable to",
+    "no such file",
+    "denied",
+    "timed out",
+    "not found",
+    "refused",
+    "unresolved",
+    "unexpected",
+    "invalid",
+    "missing",
+    "crash",
+    "killed",
+    "oom",
+    "exit",
+    "interrupt",
+    "assert",
+    "✗",
+    "✘",
+    "✖",
+    "×",
+)
+_WARNING_STEMS = ("warn", "deprecat")
+# Location shapes, each with a literal start so `re` can skip ahead quickly.
+_LOCATION_PROBES = (r"\.[A-Za-z][\w+-]{0,7}[:(]", r"\", line \d", r"--> ", r":\d+:\d+\)?$", r"line \d")
+
+SCAN_HEAD = 4096
+SCAN_TAIL = 1024
+
+_cache: dict[str, re.Pattern[str]] = {}
+
+
+def _rx(name: str) -> re.Pattern[str]:
+    rx = _cache.get(name)
+    if rx is None:
+        if name == "diagnostic":
+            rx = re.compile(f"{ERROR_PATTERN}|{LOCATION_PATTERN}|{WARNING_PATTERN}", re.MULTILINE)
+        elif name == "error_warning":
+            rx = re.compile(f"{ERROR_PATTERN}|{WARNING_PATTERN}", re.MULTILINE)
+        elif name == "error":
+            rx = re.compile(ERROR_PATTERN, re.MULTILINE)
+        elif name == "stems_ew":
+            # Every branch starts with a literal, so `re` skips non-candidate positions
+            # with a first-character set; an anchored branch here would cost 4x.
+            rx = re.compile(_trie((*_ERROR_STEMS, *_WARNING_STEMS)))
+        elif name == "locations":
+            rx = re.compile("|".join(f"(?:{p})" for p in _LOCATION_PROBES), re.MULTILINE)
+        else:  # pragma: no cover - internal names only
+            raise KeyError(name)
+        _cache[name] = rx
+    return rx
+
+
+def _trie(words: Iterable[str]) -> str:
+    """An alternation factored by first character (fewer branch tries per position)."""
+    by: dict[str, list[str]] = {}
+    for w in words:
+        by.setdefault(w[0], []).append(w[1:])
+    parts = []
+    for ch, rests in sorted(by.items()):
+        alts = sorted(set(rests), key=len, reverse=True)
+        inner = "|".join(re.escape(a) for a in alts if a)
+        opt = "?" if "" in alts else ""
+        parts.append(f"{re.escape(ch)}(?:{inner}){opt}" if inner else re.escape(ch))
+    return "|".join(parts)
+
+
+def scan_window(line: str) -> str:
+    """A very long line is judged by its head and tail only (bounded work per line)."""
+    if len(line) <= SCAN_HEAD + SCAN_TAIL:
+        return line
+    return line[:SCAN_HEAD] + "\n" + line[-SCAN_TAIL:]
+
+
+def is_diagnostic(line: str) -> bool:
+    return _rx("diagnostic").search(scan_window(line)) is not None
+
+
+def is_error_or_warning(line: str) -> bool:
+    return _rx("error_warning").search(scan_window(line)) is not None
+
+
+def is_error(line: str) -> bool:
+    return _rx("error").search(scan_window(line)) is not None
+
+
+def find(lines: list[str], indices: list[int] | None = None, *, locations: bool = True) -> set[int]:
+    """Indices (into `lines`) of signal lines among `indices` (default: all).
+
+    With `locations`, `file:line` shapes count too (failing runs); without, only errors
+    and warnings (successful runs on the generic path).
+    """
+    idx = list(range(len(lines))) if indices is None else indices
+    if not idx:
+        return set()
+    parts = [scan_window(lines[i]) for i in idx]
+    offsets: list[int] = []
+    pos = 0
+    for p in parts:
+        offsets.append(pos)
+        pos += len(p) + 1
+    text = "\n".join(parts)
+    candidates: set[int] = set()
+    for m in _rx("stems_ew").finditer(text.lower()):
+        candidates.add(bisect_right(offsets, m.start()) - 1)
+    # pytest detail lines ("E   +  where …") may carry no keyword at all.
+    if text.startswith(("E ", "E\n")):
+        candidates.add(0)
+    j = text.find("\nE ")
+    while j >= 0:
+        candidates.add(bisect_right(offsets, j + 1) - 1)
+        j = text.find("\nE ", j + 1)
+    if locations:
+        for m in _rx("locations").finditer(text):
+            candidates.add(bisect_right(offsets, m.start()) - 1)
+    precise = _rx("diagnostic" if locations else "error_warning").search
+    return {idx[k] for k in candidates if precise(parts[k]) is not None}

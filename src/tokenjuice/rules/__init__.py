@@ -1,0 +1,1 @@
+"""Rule layers: schema, loading, selection, built-in rule files."""

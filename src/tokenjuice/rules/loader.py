@@ -1,0 +1,336 @@
+"""Load rules from the three layers: built-in, user, project.
+
+* built-in: `tokenjuice/rules/builtin/**/*.json` inside the package;
+* user: `$XDG_CONFIG_HOME/tokenjuice/rules` (default `~/.config/tokenjuice/rules`);
+* project: `.tokenjuice/rules` in the nearest directory at or above the cwd that has
+  one (the search stops at the repository root or the home directory).
+
+A rule in a higher layer replaces the rule with the same id below it. A file may hold
+one rule object or an array of rules. A malformed file or rule is skipped with a
+warning that names the file, the rule id and the field; it never stops the others.
+
+Parsing and validating every file on every tool call would cost more than the
+reduction itself, so the validated rules are cached (marshal, in the XDG cache dir)
+under a key made of every rule file's path, size and mtime; any edit is a new key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from tokenjuice import _log
+from tokenjuice.rules.rule import FALLBACK_ID, LAYER_RANK, Rule
+from tokenjuice.rules.schema import validate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
+
+BUILTIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin")
+_NOT_RULES = (".fixture.json", ".schema.json", ".expected.json")
+CACHE_FORMAT = 1
+_CACHE_KEEP = 16
+
+
+def user_rules_dir() -> str:
+    from tokenjuice.paths import config_dir
+
+    return os.path.join(config_dir(), "rules")
+
+
+def find_project_rules_dir(cwd: str | os.PathLike[str] | None) -> str | None:
+    """The nearest `.tokenjuice/rules` at or above `cwd` (not above the repo root or home)."""
+    if cwd is None:
+        return None
+    try:
+        here = os.path.realpath(os.fspath(cwd))
+    except (OSError, ValueError):
+        return None
+    home = os.path.realpath(os.path.expanduser("~"))
+    d = here
+    while True:
+        candidate = os.path.join(d, ".tokenjuice", "rules")
+        if os.path.isdir(candidate):
+            return candidate
+        if d == home or os.path.exists(os.path.join(d, ".git")):
+            return None
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def project_root(rules_dir: str) -> str:
+    return os.path.dirname(os.path.dirname(rules_dir))
+
+
+class Problem:
+    """Something wrong with a rule file; loading carries on without it."""
+
+    __slots__ = ("field", "message", "path", "rule_id")
+
+    def __init__(self, path: str, message: str, rule_id: str | None = None, field: str | None = None) -> None:
+        self.path = path
+        self.rule_id = rule_id
+        self.field = field
+        self.message = message
+
+    def __str__(self) -> str:
+        parts = [self.path]
+        if self.rule_id:
+            parts.append(f"rule {self.rule_id!r}")
+        return ": ".join([*parts, self.message])
+
+
+class RuleSet:
+    """The merged rules of all layers, ready for selection."""
+
+    def __init__(self) -> None:
+        self.rules: list[Rule] = []
+        self.by_id: dict[str, Rule] = {}
+        self.problems: list[Problem] = []
+        self.layer_dirs: dict[str, str | None] = {}
+        self.layer_counts: dict[str, int] = {}
+        self.overrides: list[tuple[str, str, str]] = []  # (id, replaced layer, by layer)
+        self.skipped_layers: dict[str, str] = {}  # layer → why it was not loaded
+        self.from_cache = False
+        self._by_program: dict[str, list[Rule]] | None = None
+        self._generic: list[Rule] = []
+
+    @property
+    def fallback(self) -> Rule:
+        rule = self.by_id.get(FALLBACK_ID)
+        if rule is None:
+            rule = Rule({"id": FALLBACK_ID, "family": "generic", "match": {}}, "builtin", "<default>")
+            self.by_id[FALLBACK_ID] = rule
+        return rule
+
+    def add(self, rule: Rule) -> None:
+        old = self.by_id.get(rule.id)
+        if old is not None:
+            if LAYER_RANK[rule.layer] > LAYER_RANK[old.layer]:
+                self.overrides.append((rule.id, old.layer, rule.layer))
+                self.rules.remove(old)
+            else:
+                self.problems.append(
+                    Problem(rule.path, f"duplicate id (already defined in {old.path}); ignored", rule.id, "id")
+                )
+                return
+        self.by_id[rule.id] = rule
+        self.rules.append(rule)
+        self._by_program = None
+
+    def candidates(self, program_names: Iterable[str]) -> list[Rule]:
+        """Rules that could match a command with one of these program names.
+
+        Rules that name programs (`argv0`, `gitSubcommands`) are indexed by them so a
+        reduction only looks at a handful of rules; rules that do not are always
+        candidates.
+        """
+        if self._by_program is None:
+            by: dict[str, list[Rule]] = {}
+            generic: list[Rule] = []
+            for rule in self.rules:
+                if rule.is_fallback:
+                    continue
+                names = set(rule.argv0 or ())
+                if rule.git_subcommands:
+                    names.add("git")
+                if names:
+                    for name in names:
+                        by.setdefault(name.lower(), []).append(rule)
+                else:
+                    generic.append(rule)
+            self._by_program = by
+            self._generic = generic
+        out: list[Rule] = []
+        seen: set[str] = set()
+        for name in program_names:
+            for rule in self._by_program.get(name.lower(), ()):
+                if rule.id not in seen:
+                    seen.add(rule.id)
+                    out.append(rule)
+        out.extend(self._generic)
+        return out
+
+
+def rule_files(directory: str) -> list[str]:
+    """Rule files under `directory`, in a stable order."""
+    files: list[str] = []
+    if not os.path.isdir(directory):
+        return files
+    for root, dirs, names in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        for name in sorted(names):
+            if name.endswith(".json") and not name.startswith((".", "_")) and not name.endswith(_NOT_RULES):
+                files.append(os.path.join(root, name))
+    return files
+
+
+def load_file(path: str) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """Parse and validate one rule file."""
+    problems: list[Problem] = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as exc:
+        return [], [Problem(path, f"cannot read: {exc.strerror or exc}")]
+    except UnicodeDecodeError:
+        return [], [Problem(path, "not UTF-8 text")]
+    except ValueError as exc:
+        return [], [Problem(path, f"invalid JSON: {exc}")]
+    except RecursionError:
+        return [], [Problem(path, "invalid JSON: nested too deeply")]
+    items = data if isinstance(data, list) else [data]
+    rules: list[dict[str, Any]] = []
+    for i, item in enumerate(items):
+        label = f"[{i}]" if isinstance(data, list) else ""
+        if not isinstance(item, dict):
+            problems.append(Problem(path + label, "a rule must be a JSON object"))
+            continue
+        rule_id = item.get("id") if isinstance(item.get("id"), str) else None
+        errors = validate(item)
+        if errors:
+            for err in errors:
+                fld, _, msg = err.partition(": ")
+                problems.append(Problem(path + label, f"{fld}: {msg}", rule_id, fld))
+            continue
+        rules.append(item)
+    return rules, problems
+
+
+def _parse_layers(layers: list[tuple[str, str | None]]) -> tuple[list[tuple[str, str, dict[str, Any]]], list[Problem]]:
+    rules: list[tuple[str, str, dict[str, Any]]] = []
+    problems: list[Problem] = []
+    for layer, directory in layers:
+        if directory is None:
+            continue
+        for path in rule_files(directory):
+            datas, probs = load_file(path)
+            problems.extend(probs)
+            rules.extend((layer, path, d) for d in datas)
+    return rules, problems
+
+
+def _signature(layers: list[tuple[str, str | None]]) -> str:
+    import hashlib
+    import sys
+
+    from tokenjuice import __version__
+
+    h = hashlib.sha1(f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}".encode(), usedforsecurity=False)
+    for layer, directory in layers:
+        h.update(f"\0{layer}\0{directory}".encode())
+        if directory is None:
+            continue
+        for path in rule_files(directory):
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            h.update(f"\0{path}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:20]
+
+
+def _read_cache(key: str) -> tuple[list[tuple[str, str, dict[str, Any]]], list[Problem]] | None:
+    import marshal
+
+    from tokenjuice.paths import cache_dir
+
+    path = os.path.join(cache_dir(), f"rules-{key}.marshal")
+    try:
+        with open(path, "rb") as f:
+            data = marshal.load(f)
+        rules = [(r[0], r[1], r[2]) for r in data["rules"]]
+        problems = [Problem(*p) for p in data["problems"]]
+    except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):
+        return None
+    return rules, problems
+
+
+def _write_cache(key: str, rules: list[tuple[str, str, dict[str, Any]]], problems: list[Problem]) -> None:
+    import marshal
+
+    from tokenjuice.paths import cache_dir
+
+    directory = cache_dir()
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        data = {"rules": rules, "problems": [(p.path, p.message, p.rule_id, p.field) for p in problems]}
+        tmp = os.path.join(directory, f".rules-{key}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            marshal.dump(data, f)
+        os.replace(tmp, os.path.join(directory, f"rules-{key}.marshal"))
+        old = sorted(
+            (e for e in os.scandir(directory) if e.name.startswith("rules-")),
+            key=lambda e: e.stat().st_mtime,
+            reverse=True,
+        )
+        for e in old[_CACHE_KEEP:]:
+            os.unlink(e.path)
+    except (OSError, ValueError) as exc:
+        _log.debug(f"rule cache not written: {exc}")
+
+
+def load_rules(
+    cwd: str | os.PathLike[str] | None = None,
+    *,
+    user: bool = True,
+    project: bool = True,
+    builtin_dir: str | None = None,
+    user_dir: str | None = None,
+    project_dir: str | None = None,
+    project_gate: Callable[[str], str | None] | None = None,
+    cache: bool | None = None,
+) -> RuleSet:
+    """Load and merge the rule layers for a working directory.
+
+    `project_gate(rules_dir)` returns a reason to refuse a project's rules (e.g. they
+    are not trusted), or None to load them. `cache` defaults to on unless
+    `TOKENJUICE_NO_CACHE` is set.
+    """
+    rs = RuleSet()
+    layers: list[tuple[str, str | None]] = [("builtin", os.fspath(builtin_dir or BUILTIN_DIR))]
+    rs.layer_dirs["builtin"] = layers[0][1]
+    if user:
+        udir = os.fspath(user_dir) if user_dir else user_rules_dir()
+        rs.layer_dirs["user"] = udir
+        layers.append(("user", udir if os.path.isdir(udir) else None))
+    if project:
+        pdir = (
+            os.fspath(project_dir) if project_dir else find_project_rules_dir(cwd if cwd is not None else os.getcwd())
+        )
+        refusal = project_gate(pdir) if (pdir is not None and project_gate is not None) else None
+        rs.layer_dirs["project"] = pdir
+        if refusal:
+            rs.skipped_layers["project"] = refusal
+        else:
+            layers.append(("project", pdir))
+
+    if cache is None:
+        cache = not os.environ.get("TOKENJUICE_NO_CACHE")
+    parsed = None
+    key = ""
+    if cache:
+        key = _signature(layers)
+        parsed = _read_cache(key)
+        rs.from_cache = parsed is not None
+    if parsed is None:
+        parsed = _parse_layers(layers)
+        if cache:
+            _write_cache(key, *parsed)
+    rules, problems = parsed
+    for p in problems:
+        rs.problems.append(p)
+        _log.warn(f"{p}; rule skipped", key=f"rule-problem:{p}")
+    counts = {layer: 0 for layer, _ in layers}
+    for layer, path, data in rules:
+        rs.add(Rule(data, layer, path))
+        counts[layer] += 1
+    rs.layer_counts.update(counts)
+    if "project" in rs.skipped_layers:
+        rs.layer_counts["project"] = 0
+    rs.fallback  # noqa: B018 - make sure a fallback always exists
+    return rs

@@ -1,0 +1,165 @@
+"""A loaded rule: its JSON data, pre-processed match criteria and lazily compiled patterns.
+
+Patterns are compiled the first time a rule is used, not at load: compiling every
+pattern of every built-in rule would cost far more than a whole reduction.
+"""
+
+from __future__ import annotations
+
+from tokenjuice import _log
+from tokenjuice.patterns import PatternError, PatternSpec
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tokenjuice.patterns import Budget, Matcher
+
+LAYER_RANK = {"builtin": 0, "user": 1, "project": 2, "inline": 3}
+FALLBACK_ID = "generic/fallback"
+_CONTENT_KEYS = frozenset({"toolNames", "exitCodes", "outputRegex"})
+
+
+def _strings(value: Any) -> frozenset[str] | None:
+    return frozenset(value) if value else None
+
+
+def _groups(value: Any) -> tuple[tuple[str, ...], ...] | None:
+    return tuple(tuple(g) for g in value if g) if value else None
+
+
+def _regex(value: Any, where: str) -> PatternSpec | None:
+    if not value:
+        return None
+    if isinstance(value, str):
+        return PatternSpec(value, "", where)
+    return PatternSpec(value["pattern"], value.get("flags", ""), where)
+
+
+class Rule:
+    __slots__ = (
+        "_pipeline",
+        "argv0",
+        "argv_excludes",
+        "argv_includes",
+        "argv_includes_any",
+        "command_includes",
+        "command_includes_any",
+        "command_regex",
+        "content_only",
+        "data",
+        "exit_codes",
+        "family",
+        "git_subcommands",
+        "id",
+        "is_empty_match",
+        "layer",
+        "output_regex",
+        "path",
+        "priority",
+        "subcommands",
+        "tool_names",
+    )
+
+    def __init__(self, data: dict[str, Any], layer: str, path: str) -> None:
+        self.data = data
+        self.id: str = data["id"]
+        self.family: str = data["family"]
+        self.priority: float = data.get("priority", 0)
+        self.layer = layer
+        self.path = path
+        m: dict[str, Any] = data.get("match") or {}
+        self.tool_names = _strings(m.get("toolNames"))
+        self.argv0 = _strings(m.get("argv0"))
+        self.git_subcommands = _strings(m.get("gitSubcommands"))
+        self.subcommands = _strings(m.get("subcommands"))
+        self.argv_includes = _groups(m.get("argvIncludes"))
+        self.argv_includes_any = _groups(m.get("argvIncludesAny"))
+        self.argv_excludes = _strings(m.get("argvExcludes"))
+        self.command_includes = tuple(t.lower() for t in m.get("commandIncludes") or () if t)
+        self.command_includes_any = tuple(t.lower() for t in m.get("commandIncludesAny") or () if t)
+        self.exit_codes = frozenset(m["exitCodes"]) if m.get("exitCodes") else None
+        where = f"{self.id}: match"
+        self.command_regex = _regex(m.get("commandRegex"), f"{where}.commandRegex")
+        self.output_regex = _regex(m.get("outputRegex"), f"{where}.outputRegex")
+        present = {k for k, v in m.items() if v}
+        self.is_empty_match = not present
+        # Rules that look only at the output (and tool name / exit code) can safely
+        # apply to compound commands: they do not assume which program ran.
+        self.content_only = bool(present) and present <= _CONTENT_KEYS and "outputRegex" in present
+        self._pipeline: RulePipeline | None = None
+
+    @property
+    def is_fallback(self) -> bool:
+        return self.id == FALLBACK_ID
+
+    @property
+    def formatter(self) -> str | None:
+        return self.data.get("formatter")
+
+    def pipeline(self) -> RulePipeline:
+        if self._pipeline is None:
+            self._pipeline = RulePipeline(self)
+        return self._pipeline
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r}, layer={self.layer!r})"
+
+
+class RulePipeline:
+    """Pattern specs of a rule's filters, counters and matchOutput entries."""
+
+    __slots__ = ("counters", "keep", "match_output", "protect", "skip")
+
+    def __init__(self, rule: Rule) -> None:
+        d = rule.data
+        filters = d.get("filters") or {}
+        self.skip = _specs(filters.get("skipPatterns"), f"{rule.id}: filters.skipPatterns")
+        self.keep = _specs(filters.get("keepPatterns"), f"{rule.id}: filters.keepPatterns")
+        self.protect = _specs(filters.get("protectPatterns"), f"{rule.id}: filters.protectPatterns")
+        self.counters: list[tuple[str, PatternSpec]] = []
+        for i, c in enumerate(d.get("counters") or ()):
+            spec = _spec(c["pattern"], c.get("flags", ""), f"{rule.id}: counters[{i}].pattern")
+            if spec is not None:
+                self.counters.append((c["name"], spec))
+        self.match_output: list[tuple[PatternSpec, str]] = []
+        for i, mo in enumerate(d.get("matchOutput") or ()):
+            spec = _spec(mo["pattern"], mo.get("flags", ""), f"{rule.id}: matchOutput[{i}].pattern")
+            if spec is not None:
+                self.match_output.append((spec, mo["message"]))
+
+    def counter_matchers(self, budget: Budget | None) -> list[tuple[str, Matcher | None]]:
+        out: list[tuple[str, Matcher | None]] = []
+        for name, spec in self.counters:
+            try:
+                out.append((name, spec.matcher(budget)))
+            except PatternError as exc:
+                _log.warn(f"{exc}; counter skipped")
+                out.append((name, None))
+        return out
+
+    def all_specs(self) -> list[PatternSpec]:
+        return [
+            *self.skip,
+            *self.keep,
+            *self.protect,
+            *(s for _, s in self.counters),
+            *(s for s, _ in self.match_output),
+        ]
+
+
+def _spec(pattern: str, flags: str, where: str) -> PatternSpec | None:
+    try:
+        return PatternSpec(pattern, flags, where)
+    except PatternError as exc:
+        _log.warn(f"{where}: {exc}; pattern skipped")
+        return None
+
+
+def _specs(patterns: Any, where: str) -> list[PatternSpec]:
+    out = []
+    for i, p in enumerate(patterns or ()):
+        spec = _spec(p, "", f"{where}[{i}]")
+        if spec is not None:
+            out.append(spec)
+    return out

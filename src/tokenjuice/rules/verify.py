@@ -1,0 +1,68 @@
+"""Check every rule layer thoroughly (what `tokenjuice verify` prints)."""
+
+from __future__ import annotations
+
+from tokenjuice.patterns import PatternError
+from tokenjuice.rules.loader import Problem, load_rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tokenjuice.rules.loader import RuleSet
+
+
+class VerifyReport:
+    def __init__(self, rs: RuleSet) -> None:
+        self.ruleset = rs
+        self.problems: list[Problem] = list(rs.problems)
+        self.layer_dirs: dict[str, str | None] = rs.layer_dirs
+        self.layer_counts: dict[str, int] = rs.layer_counts
+        self.skipped_layers = rs.skipped_layers
+        self.rules = len(rs.rules)
+        self.families = len({r.family for r in rs.rules})
+        self.patterns = 0
+        self.formatters = 0
+
+
+def verify_rules(cwd: str | None = None, *, ruleset: RuleSet | None = None) -> VerifyReport:
+    from tokenjuice.reduce import formatters
+
+    rs = ruleset or load_rules(cwd)
+    report = VerifyReport(rs)
+    used: set[str] = set()
+    for rule in rs.rules:
+        specs = list(rule.pipeline().all_specs())
+        specs += [s for s in (rule.command_regex, rule.output_regex) if s is not None]
+        for spec in specs:
+            try:
+                spec.compile()
+                report.patterns += 1
+            except PatternError as exc:
+                report.problems.append(
+                    Problem(rule.path, str(exc).split(": ", 1)[-1], rule.id, spec.where.split(": ", 1)[-1])
+                )
+                continue
+            if rule.layer == "builtin" and spec.risky:
+                report.problems.append(
+                    Problem(
+                        rule.path,
+                        f"{spec.where.split(': ', 1)[-1]}: pattern "
+                        f"{spec.source!r} could backtrack catastrophically "
+                        f"({spec.risky})",
+                        rule.id,
+                    )
+                )
+        if rule.formatter:
+            try:
+                formatters.get(rule.formatter)
+                used.add(rule.formatter)
+            except formatters.UnknownFormatter:
+                report.problems.append(
+                    Problem(
+                        rule.path,
+                        f"formatter: unknown formatter {rule.formatter!r} "
+                        f"(available: {', '.join(formatters.available())})",
+                        rule.id,
+                    )
+                )
+    report.formatters = len(used)
+    return report
