@@ -144,6 +144,24 @@ class Workspace:
             if r.returncode != 0:
                 raise Skip(f"npm install {' '.join(missing)} failed: {r.stderr.strip()[-300:]}")
 
+    _apt_updated = False
+
+    def apt_install(self, *packages: str) -> None:
+        """Install Debian packages (the capture machine is a Debian image run as root)."""
+        missing = [p for p in packages if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode != 0]
+        if not missing:
+            return
+        if not shutil.which("apt-get"):
+            raise Skip("apt-get is not available")
+        env = dict(self.env, DEBIAN_FRONTEND="noninteractive")
+        if not Workspace._apt_updated:
+            subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env)
+            Workspace._apt_updated = True
+        r = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing],
+                           capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            raise Skip(f"apt-get install {' '.join(missing)} failed: {r.stderr.strip()[-300:]}")
+
     def require(self, *names: str) -> None:
         for n in names:
             if not self.which(n):
