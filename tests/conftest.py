@@ -1,0 +1,21 @@
+"""Test isolation: every test gets its own config/state/cache dirs, so a developer's
+own rules, artifacts or stats never change a result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tokenjuice import _log
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("tjhome")
+    monkeypatch.setenv("TOKENJUICE_HOME", str(home))
+    monkeypatch.delenv("TOKENJUICE_STATE_DIR", raising=False)
+    monkeypatch.delenv("TOKENJUICE_SESSION", raising=False)
+    monkeypatch.delenv("TOKENJUICE_TOKENIZER", raising=False)
+    _log.reset()
+    return home

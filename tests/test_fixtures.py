@@ -1,0 +1,27 @@
+"""Every captured fixture: right rule, every signal kept, exit code stated, never
+longer than the output, and the text equal to its golden file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import FIXTURES, all_fixture_paths, reducer
+from tokenjuice.rules.fixtures import check_fixture
+
+PATHS = all_fixture_paths()
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[str(p.relative_to(FIXTURES)) for p in PATHS])
+def test_fixture(path: Path) -> None:
+    result = check_fixture(path, reducer())
+    assert not result.failures, "\n".join(result.failures)
+
+
+def test_every_builtin_rule_has_a_fixture() -> None:
+    from tokenjuice.rules.fixtures import load_fixture
+
+    covered = {load_fixture(p).get("rule") for p in PATHS}
+    missing = sorted(r.id for r in reducer().ruleset().rules if r.id not in covered)
+    assert not missing, f"rules without a fixture: {missing}"
