@@ -142,8 +142,8 @@ class Reduction:
 
     `text` is what the model should see. Sizes are of the raw (combined) output and of
     `text`; token figures are exact only when `tokens_exact` is true (see
-    `tokenjuice.tokens`). `omitted` maps a reason (noise, filtered, repeats, middle,
-    summarized, …) to the number of raw lines it accounts for.
+    `tokenjuice.tokens`). `omitted` maps a reason (noise, filtered, middle, summarized,
+    …) to the number of raw non-blank lines it accounts for.
     """
 
     __slots__ = (

@@ -303,7 +303,7 @@ class Reducer:
         if omitted:
             text += "\n" + (inline.footer(omitted) or "")
         cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
-        n_lines = body.count("\n") + (1 if body and not body.endswith("\n") else 0)
+        n_lines = sum(1 for ln in body.split("\n") if ln.strip())
         return Reduction(
             text=text,
             rule_id=cls.matched_reducer or mode,

@@ -106,7 +106,11 @@ class Lines:
 
 
 def prepare(text: str, transforms: dict[str, Any], tags: list[int] | None = None) -> Lines:
-    """Normalise and split; trim edges and collapse blank runs (not counted as omissions)."""
+    """Normalise and split; trim edges and collapse blank runs.
+
+    Every non-blank line weighs 1: `lines_total` and all omission counts are in
+    non-blank raw lines, so whitespace changes never show up as omissions.
+    """
     if transforms.get("prettyPrintJson"):
         pretty = nz.pretty_print_json(text)
         if pretty is not text:
@@ -128,11 +132,15 @@ def prepare(text: str, transforms: dict[str, Any], tags: list[int] | None = None
             lines = [lines[i] for i in keep_idx]
             if tags is not None:
                 tags = [tags[i] for i in keep_idx]
-    return Lines(lines, [1] * len(lines), tags)
+    # Blank lines weigh nothing: they are layout, never counted as kept or omitted.
+    return Lines(lines, [1 if ln else 0 for ln in lines], tags)
 
 
 def dedupe(lines: Lines) -> int:
-    """Fold adjacent identical lines; return how many raw lines were folded."""
+    """Fold adjacent identical lines into one carrying their weight (shown as `(×N)`).
+
+    Folding loses nothing, so it is not an omission; returns how many lines folded.
+    """
     before = len(lines)
     if before < 2:
         return 0
@@ -191,12 +199,12 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     d = rule.data
     out = Outcome()
     lines = prepare(ctx.text, d.get("transforms") or {})
-    out.lines_total = len(lines)
+    out.lines_total = sum(lines.weights)
     pipe = rule.pipeline()
     pb = ctx.pattern_budget
 
     if (d.get("transforms") or {}).get("dedupeAdjacent", True) is not False:
-        out.drop("repeats", dedupe(lines))
+        dedupe(lines)
 
     protect = compile_any(pipe.protect, pb)
     skip = compile_any(pipe.skip, pb)
@@ -403,7 +411,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     tags = line_streams(ctx.run, raw_lines)
     lines = prepare(ctx.text, transforms, tags)
     out = Outcome()
-    out.lines_total = len(lines)
+    out.lines_total = sum(lines.weights)
     rho = density(lines.text)
     out.facts = {}
     limit = ctx.budget.chars(ctx.chars_per_token)
@@ -411,7 +419,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
         size = sum(len(t) + 1 for t in lines.text)
         if size <= limit and not any(len(t) > ctx.budget.max_line_chars for t in lines.text):
             out.body = list(lines.text)
-            out.lines_kept = len(lines)
+            out.lines_kept = out.lines_total
             out.mode = "passthrough"
             return out
         out.mode = "capped"
@@ -419,7 +427,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     else:
         out.mode = "generic"
         if transforms.get("dedupeAdjacent", True) is not False:
-            out.drop("repeats", dedupe(lines))
+            dedupe(lines)
         skip = compile_any(rule.pipeline().skip, ctx.pattern_budget)
         if skip:
             mask = _any_mask(skip, lines.text)

@@ -79,7 +79,7 @@ class Rule:
         self.command_includes = tuple(t.lower() for t in m.get("commandIncludes") or () if t)
         self.command_includes_any = tuple(t.lower() for t in m.get("commandIncludesAny") or () if t)
         self.exit_codes = frozenset(m["exitCodes"]) if m.get("exitCodes") else None
-        where = f"{self.id}: match"
+        where = f"{path}: rule {self.id!r}: match"
         self.command_regex = _regex(m.get("commandRegex"), f"{where}.commandRegex")
         self.output_regex = _regex(m.get("outputRegex"), f"{where}.outputRegex")
         present = {k for k, v in m.items() if v}
@@ -114,17 +114,18 @@ class RulePipeline:
     def __init__(self, rule: Rule) -> None:
         d = rule.data
         filters = d.get("filters") or {}
-        self.skip = _specs(filters.get("skipPatterns"), f"{rule.id}: filters.skipPatterns")
-        self.keep = _specs(filters.get("keepPatterns"), f"{rule.id}: filters.keepPatterns")
-        self.protect = _specs(filters.get("protectPatterns"), f"{rule.id}: filters.protectPatterns")
+        at = f"{rule.path}: rule {rule.id!r}:"
+        self.skip = _specs(filters.get("skipPatterns"), f"{at} filters.skipPatterns")
+        self.keep = _specs(filters.get("keepPatterns"), f"{at} filters.keepPatterns")
+        self.protect = _specs(filters.get("protectPatterns"), f"{at} filters.protectPatterns")
         self.counters: list[tuple[str, PatternSpec]] = []
         for i, c in enumerate(d.get("counters") or ()):
-            spec = _spec(c["pattern"], c.get("flags", ""), f"{rule.id}: counters[{i}].pattern")
+            spec = _spec(c["pattern"], c.get("flags", ""), f"{at} counters[{i}].pattern")
             if spec is not None:
                 self.counters.append((c["name"], spec))
         self.match_output: list[tuple[PatternSpec, str]] = []
         for i, mo in enumerate(d.get("matchOutput") or ()):
-            spec = _spec(mo["pattern"], mo.get("flags", ""), f"{rule.id}: matchOutput[{i}].pattern")
+            spec = _spec(mo["pattern"], mo.get("flags", ""), f"{at} matchOutput[{i}].pattern")
             if spec is not None:
                 self.match_output.append((spec, mo["message"]))
 

@@ -61,7 +61,9 @@ class Builder:
         self.headline_weight += self.src_weights[i]
 
     def drop(self, i: int, reason: str) -> None:
-        self.omitted[reason] = self.omitted.get(reason, 0) + self.src_weights[i]
+        w = self.src_weights[i]
+        if w:  # blank lines weigh nothing and are never reported
+            self.omitted[reason] = self.omitted.get(reason, 0) + w
 
     def build(self, *, final: bool = True, essential: bool = False) -> FormatOutput:
         return FormatOutput(

@@ -40,10 +40,10 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         if state == "header":
             if HEADER_RE.match(line):
-                b.merge_into_last(i)
+                b.drop(i, "author/date lines")
                 continue
             if not line.strip():
-                b.merge_into_last(i)
+                b.drop(i, "blank")
                 state = "message"
                 continue
         if state == "message":
