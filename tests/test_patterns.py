@@ -113,5 +113,5 @@ def test_compile_any_joins_safe_patterns_and_skips_bad_ones() -> None:
 
 
 def test_invalid_pattern_error_names_the_field() -> None:
-    with pytest.raises(PatternError, match="rules.json: filters.keepPatterns"):
+    with pytest.raises(PatternError, match=r"rules\.json: filters\.keepPatterns"):
         PatternSpec("(unclosed", "", "rules.json: filters.keepPatterns[2]").compile()
