@@ -150,11 +150,14 @@ def risk(pattern: str, flags: int = 0) -> str | None:
                 if inside_unbounded and hi > 1:
                     return "nested quantifiers"
                 if unbounded:
-                    if any(sop == c.BRANCH for sop, _ in _flatten(sub, c)):
+                    flat = list(_flatten(sub, c))
+                    if any(sop == c.BRANCH for sop, _ in flat) and not _disjoint_literals(flat, c):
                         return "quantified alternation"
                     if len(sub) == 1 and sub[0][0] == c.ANY:
                         dot_stars += 1
-                    why = walk(sub, True)
+                    # `(?:-[a-z]+)*`: each round starts with a character the inner
+                    # repeats cannot match, so there is only one way to split the text.
+                    why = walk(sub, not _delimited(flat, c))
                 else:
                     why = walk(sub, inside_unbounded)
                 if why:
@@ -183,6 +186,75 @@ def risk(pattern: str, flags: int = 0) -> str | None:
     if dot_stars >= 3 or (dot_stars >= 2 and not anchored):
         return "several unbounded wildcards"
     return None
+
+
+def _delimited(flat: list[tuple[Any, Any]], c: Any) -> bool:
+    """A repeat body that starts with a literal none of its inner repeats can match."""
+    if not flat or flat[0][0] != c.LITERAL:
+        return False
+    sep = chr(flat[0][1])
+    for op, av in flat[1:]:
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            body = av[2]
+            if len(body) != 1 or _may_match(body[0], sep, c) is not False:
+                return False
+        elif op in (c.SUBPATTERN, c.BRANCH, c.ASSERT, c.ASSERT_NOT):
+            return False
+    return True
+
+
+def _disjoint_literals(flat: list[tuple[Any, Any]], c: Any) -> bool:
+    """`(?:a|b|c)+`: an alternation of distinct single characters cannot backtrack badly."""
+    if len(flat) != 1 or flat[0][0] != c.BRANCH:
+        return False
+    firsts = []
+    for branch in flat[0][1][1]:
+        if len(branch) != 1 or branch[0][0] != c.LITERAL:
+            return False
+        firsts.append(branch[0][1])
+    return len(set(firsts)) == len(firsts)
+
+
+def _may_match(item: tuple[Any, Any], ch: str, c: Any) -> bool | None:
+    """Can this single-character item match `ch`? None when unsure."""
+    op, av = item
+    if op == c.LITERAL:
+        return chr(av) == ch
+    if op == c.NOT_LITERAL:
+        return chr(av) != ch
+    if op == c.ANY:
+        return ch != "\n"
+    if op == c.IN:
+        negate = False
+        hit = False
+        for iop, iav in av:
+            if iop == c.NEGATE:
+                negate = True
+            elif iop == c.LITERAL:
+                hit = hit or chr(iav) == ch
+            elif iop == c.RANGE:
+                hit = hit or iav[0] <= ord(ch) <= iav[1]
+            elif iop == c.CATEGORY:
+                got = _category(iav, ch, c)
+                if got is None:
+                    return None
+                hit = hit or got
+            else:
+                return None
+        return hit != negate
+    return None
+
+
+def _category(cat: Any, ch: str, c: Any) -> bool | None:
+    table = {
+        c.CATEGORY_DIGIT: ch.isdigit(),
+        c.CATEGORY_NOT_DIGIT: not ch.isdigit(),
+        c.CATEGORY_SPACE: ch.isspace(),
+        c.CATEGORY_NOT_SPACE: not ch.isspace(),
+        c.CATEGORY_WORD: ch.isalnum() or ch == "_",
+        c.CATEGORY_NOT_WORD: not (ch.isalnum() or ch == "_"),
+    }
+    return table.get(cat)
 
 
 def _flatten(items: Any, c: Any) -> Iterable[tuple[Any, Any]]:

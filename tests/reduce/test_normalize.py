@@ -11,7 +11,7 @@ from tokenjuice.reduce.normalize import (
     strip_ansi,
     trim_edges,
 )
-from tokenjuice.reduce.pipeline import dedupe, prepare
+from tokenjuice.reduce.pipeline import iter_batches, prepare
 
 
 def test_csi_and_osc_sequences_are_removed() -> None:
@@ -58,7 +58,16 @@ def test_prepare_folds_blank_runs_without_counting_them() -> None:
     lines = prepare("a\n\n\n\nb\n\nc\n", {})
     assert lines.text == ["a", "", "b", "", "c"]
     assert lines.weights == [1, 0, 1, 0, 1]  # blank lines are layout, not content
-    assert dedupe(lines) == 0
+
+
+def test_batches_fold_repeats_across_batch_boundaries() -> None:
+    from tokenjuice.reduce import pipeline
+
+    text = "start\n" + "same line\n" * 200_000 + "end\n"
+    assert len(text) > 4 * pipeline.BATCH_CHARS
+    batches = list(iter_batches(text, {}))
+    flat = [(t, w) for b in batches for t, w in zip(b.text, b.weights, strict=True)]
+    assert flat == [("start", 1), ("same line", 200_000), ("end", 1)]
 
 
 def test_pretty_print_json_only_for_json() -> None:

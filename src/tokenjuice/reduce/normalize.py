@@ -23,13 +23,16 @@ _OTHER_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
 def strip_ansi(text: str) -> str:
     if "\x1b" not in text and "\x9b" not in text:
         return text
-    if "\x1b[" in text and _has_redraw(text):
+    if "\x1b[" in text and has_redraw(text):
         text = _replay_cursor(text)
     return ANSI_RE.sub("", text)
 
 
-def _has_redraw(text: str) -> bool:
-    return bool(re.search(r"\x1b\[\d*[AF]", text))
+_REDRAW_RE = re.compile(r"\x1b\[\d*[AF]")
+
+
+def has_redraw(text: str) -> bool:
+    return _REDRAW_RE.search(text) is not None
 
 
 def _replay_cursor(text: str) -> str:

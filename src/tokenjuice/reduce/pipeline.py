@@ -4,11 +4,19 @@ Order: strip ANSI (and redraws) → trim empty edges → dedupe adjacent → ski
 keep patterns → matchOutput → counters → formatter → head/tail (failure window and
 protected diagnostics) → budget → markers. Every dropped line is counted by reason.
 
+The output is processed in batches of lines (a few hundred KB each) and the window is a
+bounded `Collector`, so memory stays proportional to what can be shown, not to the
+output; the per-line work uses C-level `map`/`compress` where it can. Rules with a
+formatter collect the lines that survive the filters and hand them to it.
+
 Whitespace normalisation (trailing spaces, blank edges, runs of blank lines) is not an
-omission: `lines_total` is counted after it.
+omission: blank lines weigh nothing, and `lines_total` counts non-blank lines.
 """
 
 from __future__ import annotations
+
+import operator
+from itertools import compress, count, repeat
 
 from tokenjuice import _log
 from tokenjuice.patterns import PatternError, compile_any
@@ -17,6 +25,7 @@ from tokenjuice.reduce import signals, window
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from tokenjuice.command import CommandInfo
@@ -30,6 +39,9 @@ DEFAULT_HEAD = 20
 DEFAULT_TAIL = 20
 DEFAULT_FAILURE_HEAD = 20
 DEFAULT_FAILURE_TAIL = 40
+BATCH_CHARS = 256 * 1024
+MIN_BATCH_CHARS = 16 * 1024
+DENSITY_SAMPLE_CHARS = 64 * 1024
 
 
 class Context:
@@ -72,106 +84,138 @@ class Outcome:
             self.omitted[reason] = self.omitted.get(reason, 0) + count
 
 
-class Lines:
-    """Parallel lists: text, how many raw lines each stands for, and (optionally) stream."""
+# ------------------------------------------------------------------ preparation
 
-    __slots__ = ("show_repeats", "tags", "text", "weights")
 
-    def __init__(self, text: list[str], weights: list[int], tags: list[int] | None = None) -> None:
+class Batch:
+    """Prepared lines: text, how many raw non-blank lines each stands for, stream tags."""
+
+    __slots__ = ("tags", "text", "weights")
+
+    def __init__(self, text: list[str], weights: list[int], tags: list[int] | None) -> None:
         self.text = text
         self.weights = weights
         self.tags = tags
-        # False once a formatter has rendered the lines (repeat counts are in the text).
-        self.show_repeats = True
-
-    def __len__(self) -> int:
-        return len(self.text)
-
-    def select(self, mask: list[bool]) -> int:
-        """Keep lines where mask is true; return the raw lines dropped."""
-        dropped = 0
-        text: list[str] = []
-        weights: list[int] = []
-        tags: list[int] | None = [] if self.tags is not None else None
-        for i, keep in enumerate(mask):
-            if keep:
-                text.append(self.text[i])
-                weights.append(self.weights[i])
-                if tags is not None:
-                    tags.append(self.tags[i])  # type: ignore[index]
-            else:
-                dropped += self.weights[i]
-        self.text, self.weights, self.tags = text, weights, tags
-        return dropped
 
 
-def prepare(text: str, transforms: dict[str, Any], tags: list[int] | None = None) -> Lines:
-    """Normalise and split; trim edges and collapse blank runs.
-
-    Every non-blank line weighs 1: `lines_total` and all omission counts are in
-    non-blank raw lines, so whitespace changes never show up as omissions.
+def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None = None) -> Iterator[Batch]:
+    """Normalised lines in batches: escapes stripped, redraws collapsed, trailing space
+    removed, leading blank lines dropped, blank runs folded to one, and (unless the rule
+    turns it off) adjacent repeats folded into one line whose weight is the run length.
     """
     if transforms.get("prettyPrintJson"):
         pretty = nz.pretty_print_json(text)
         if pretty is not text:
             text, tags = pretty, None
-    norm = nz.normalize(text, strip=transforms.get("stripAnsi", True) is not False)
-    lines = nz.split_lines(norm)
-    if tags is not None and len(tags) != len(lines):
+    strip = transforms.get("stripAnsi", True) is not False
+    trim = transforms.get("trimEmptyEdges", True) is not False
+    dedupe = transforms.get("dedupeAdjacent", True) is not False
+    whole = strip and "\x1b[" in text and nz.has_redraw(text)
+    if whole:
+        # Cursor-up redraws span lines: replay the whole text once.
+        text = nz.normalize(text, strip=True)
         tags = None
-    if transforms.get("trimEmptyEdges", True) is not False:
-        start, end = nz.trim_edges(lines)
-        if start or end != len(lines):
-            lines = lines[start:end]
-            if tags is not None:
-                tags = tags[start:end]
-    # Collapse runs of blank lines to one.
-    if any(not ln for ln in lines):
-        keep_idx = [i for i, ln in enumerate(lines) if ln or i == 0 or lines[i - 1]]
-        if len(keep_idx) != len(lines):
-            lines = [lines[i] for i in keep_idx]
-            if tags is not None:
-                tags = [tags[i] for i in keep_idx]
-    # Blank lines weigh nothing: they are layout, never counted as kept or omitted.
-    return Lines(lines, [1 if ln else 0 for ln in lines], tags)
+    started = not trim
+    carry: tuple[str, int, int] | None = None  # last line, held back to fold across batches
+    raw_line = 0
+    pos, n = 0, len(text)
+    # About 16 batches per output (16 KB to 256 KB each): few enough to keep the
+    # per-batch overhead small, small enough that the working set stays a fraction
+    # of the input.
+    step = min(BATCH_CHARS, max(MIN_BATCH_CHARS, n // 16))
+    while pos < n:
+        end = text.find("\n", pos + step)
+        end = n if end < 0 else end + 1
+        chunk = text[pos:end]
+        pos = end
+        if not whole:
+            chunk = nz.normalize(chunk, strip=strip)
+        lines = chunk.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        lines = [ln.rstrip() for ln in lines]
+        btags = tags[raw_line : raw_line + len(lines)] if tags is not None else None
+        raw_line += len(lines)
+        if not started:
+            first = next((i for i, ln in enumerate(lines) if ln), None)
+            if first is None:
+                continue
+            started = True
+            lines = lines[first:]
+            btags = btags[first:] if btags is not None else None
+        if carry is not None:
+            lines.insert(0, carry[0])
+            if btags is not None:
+                btags.insert(0, carry[2])
+        batch = _fold(lines, btags, dedupe, carry[1] if carry is not None else None)
+        if not batch.text:
+            continue
+        carry = (batch.text.pop(), batch.weights.pop(), batch.tags.pop() if batch.tags is not None else 0)
+        if batch.text:
+            yield batch
+    if carry is not None:
+        yield Batch([carry[0]], [carry[1]], [carry[2]] if tags is not None else None)
 
 
-def dedupe(lines: Lines) -> int:
-    """Fold adjacent identical lines into one carrying their weight (shown as `(×N)`).
+def _fold(lines: list[str], tags: list[int] | None, dedupe: bool, first_weight: int | None) -> Batch:
+    """Weights for one batch; fold blank runs and (if `dedupe`) identical neighbours.
 
-    Folding loses nothing, so it is not an omission; returns how many lines folded.
+    Most batches have neither repeats nor blank runs; both are detected with C-level
+    scans so the Python loop only runs when there is something to fold.
     """
-    before = len(lines)
-    if before < 2:
-        return 0
-    text, weights, tags = lines.text, lines.weights, lines.tags
+    weights = [1] * len(lines)
+    blanks = list(compress(count(), map(operator.not_, lines)))
+    for i in blanks:
+        weights[i] = 0
+    if first_weight is not None and lines:
+        weights[0] = first_weight
+    pairs = map(operator.eq, lines, lines[1:])
+    if not any(pairs):
+        return Batch(lines, weights, tags)
     out: list[str] = []
     w: list[int] = []
     t: list[int] | None = [] if tags is not None else None
     prev: str | None = None
-    for i, line in enumerate(text):
-        if line == prev and line:
+    for i, line in enumerate(lines):
+        if line == prev and (not line or dedupe):
             w[-1] += weights[i]
-        else:
-            out.append(line)
-            w.append(weights[i])
-            if t is not None:
-                t.append(tags[i])  # type: ignore[index]
-            prev = line
-    lines.text, lines.weights, lines.tags = out, w, t
-    return before - len(out)
+            continue
+        out.append(line)
+        w.append(weights[i])
+        if t is not None and tags is not None:
+            t.append(tags[i])
+        prev = line
+    return Batch(out, w, t)
 
 
-def _any_mask(matchers: list[Matcher], text: list[str]) -> list[bool]:
+def prepare(text: str, transforms: dict[str, Any], tags: list[int] | None = None) -> Batch:
+    """All prepared lines at once (small inputs, tools like `explain`)."""
+    texts: list[str] = []
+    weights: list[int] = []
+    all_tags: list[int] | None = [] if tags is not None else None
+    for b in iter_batches(text, {**transforms, "dedupeAdjacent": False}, tags):
+        texts.extend(b.text)
+        weights.extend(b.weights)
+        if all_tags is not None and b.tags is not None:
+            all_tags.extend(b.tags)
+    return Batch(texts, weights, all_tags)
+
+
+# ------------------------------------------------------------------- matching
+
+
+def _hits(matchers: list[Matcher], text: list[str]) -> list[bool]:
+    """Per line: does any of the matchers match (C-level map for the common case)."""
     if len(matchers) == 1:
-        search = matchers[0].search
-        return [search(line) is not None for line in text]
-    return [any(m.search(line) is not None for m in matchers) for line in text]
+        return list(map(bool, map(matchers[0].search, text)))
+    out = list(map(bool, map(matchers[0].search, text)))
+    for m in matchers[1:]:
+        out = list(map(operator.or_, out, map(bool, map(m.search, text))))
+    return out
 
 
-def _count(matcher: Matcher, lines: Lines) -> int:
-    search = matcher.search
-    return sum(w for line, w in zip(lines.text, lines.weights, strict=True) if search(line) is not None)
+def _weighted_hits(matcher: Matcher, text: list[str], weights: list[int]) -> int:
+    return sum(compress(weights, map(bool, map(matcher.search, text))))
 
 
 def pluralize(count: int, name: str) -> str:
@@ -194,100 +238,6 @@ def facts_line(facts: dict[str, int]) -> str | None:
     return ", ".join(parts) if parts else None
 
 
-def apply_rule(rule: Rule, ctx: Context) -> Outcome:
-    """Reduce `ctx.text` with `rule` (not the generic fallback; see `apply_generic`)."""
-    d = rule.data
-    out = Outcome()
-    lines = prepare(ctx.text, d.get("transforms") or {})
-    out.lines_total = sum(lines.weights)
-    pipe = rule.pipeline()
-    pb = ctx.pattern_budget
-
-    if (d.get("transforms") or {}).get("dedupeAdjacent", True) is not False:
-        dedupe(lines)
-
-    protect = compile_any(pipe.protect, pb)
-    skip = compile_any(pipe.skip, pb)
-    if skip:
-        mask = _any_mask(skip, lines.text)
-        if protect:
-            mask = [m and not p for m, p in zip(mask, _any_mask(protect, lines.text), strict=True)]
-        out.drop("noise", lines.select([not m for m in mask]))
-
-    pre_keep: Lines | None = None
-    keep = compile_any(pipe.keep, pb)
-    if keep:
-        mask = _any_mask(keep, lines.text)
-        if protect:
-            mask = [m or p for m, p in zip(mask, _any_mask(protect, lines.text), strict=True)]
-        if any(mask):
-            if ctx.failed:
-                # A failing run keeps its diagnostics even where the keep filter would not.
-                for i in signals.find(lines.text, [i for i, m in enumerate(mask) if not m]):
-                    mask[i] = True
-            if d.get("counterSource") == "preKeep":
-                pre_keep = Lines(list(lines.text), list(lines.weights))
-            out.drop("filtered", lines.select(mask))
-
-    if pipe.match_output and not ctx.failed:
-        joined = "\n".join(lines.text) if pre_keep is None else "\n".join(pre_keep.text)
-        for spec, message in pipe.match_output:
-            try:
-                hit = spec.matcher(pb).search(joined) is not None
-            except PatternError as exc:
-                _log.warn(f"{exc}; matchOutput entry skipped")
-                continue
-            if hit:
-                out.body = [message]
-                out.drop("summarized", sum(lines.weights))
-                out.lines_kept = 0
-                out.mode = "summarized"
-                return out
-
-    source = pre_keep if pre_keep is not None else lines
-    for name, matcher in pipe.counter_matchers(pb):
-        if matcher is not None:
-            out.facts[name] = _count(matcher, source)
-
-    protected: list[bool] | None = None
-    final = False
-    essential = False
-    headline_weight = 0
-    if rule.formatter:
-        fo = _run_formatter(rule, lines, ctx)
-        if fo is not None:
-            _account(rule, lines, fo, out)
-            lines = Lines(fo.lines, fo.weights)
-            lines.show_repeats = False
-            protected = fo.protected
-            final = fo.final
-            essential = fo.essential
-            if fo.facts:
-                out.facts.update(fo.facts)
-            out.headline = fo.headline
-            headline_weight = fo.headline_weight
-
-    if not lines.text:
-        on_empty = d.get("onEmpty")
-        out.body = [on_empty] if on_empty else []
-        out.lines_kept = headline_weight
-        return out
-
-    if final:
-        mask = [True] * len(lines)
-    else:
-        head, tail = _window_size(d, ctx.failed)
-        mask = window.head_tail_mask(len(lines), head, tail)
-    if protect:
-        hits = _any_mask(protect, lines.text)
-        protected = hits if protected is None else [a or b for a, b in zip(protected, hits, strict=True)]
-    if ctx.failed:
-        protected = _protect_signals(lines.text, mask, protected)
-    _finish(lines, mask, protected, ctx, out, essential=essential)
-    out.lines_kept += headline_weight
-    return out
-
-
 def _window_size(d: dict[str, Any], failed: bool) -> tuple[int, int]:
     summ = d.get("summarize") or {}
     fail = d.get("failure") or {}
@@ -299,51 +249,194 @@ def _window_size(d: dict[str, Any], failed: bool) -> tuple[int, int]:
     return summ.get("head", DEFAULT_HEAD), summ.get("tail", DEFAULT_TAIL)
 
 
-def _protect_signals(
-    text: list[str], mask: list[bool], protected: list[bool] | None, *, locations: bool = True
-) -> list[bool]:
-    """Protect signal lines, inside the window too (the budget must not trim them there)."""
-    prot = list(protected) if protected is not None else [False] * len(text)
-    todo = [i for i in range(len(text)) if not prot[i]]
-    for i in signals.find(text, todo, locations=locations):
-        prot[i] = True
-        mask[i] = True
-    return prot
+# ------------------------------------------------------------------- rule path
+
+
+def apply_rule(rule: Rule, ctx: Context) -> Outcome:
+    """Reduce `ctx.text` with `rule` (not the generic fallback; see `apply_generic`)."""
+    d = rule.data
+    out = Outcome()
+    pipe = rule.pipeline()
+    pb = ctx.pattern_budget
+    protect = compile_any(pipe.protect, pb)
+    skips = [(reason, ms) for reason, specs in pipe.skip.items() if (ms := compile_any(specs, pb))]
+    keep = compile_any(pipe.keep, pb)
+    counters = pipe.counter_matchers(pb)
+    pre_counts = {name: 0 for name, _ in counters}
+    match_counts = {name: 0 for name, _ in counters}
+    match_output = [] if ctx.failed else pipe.match_output
+    summary: str | None = None
+    head, tail = _window_size(d, ctx.failed)
+    budget = ctx.budget
+    limit = budget.chars(ctx.chars_per_token)
+    formatter = rule.formatter
+    collector = window.Collector(head, tail, protected_chars=limit * window.PROTECTED_FACTOR * 2)
+    # With a formatter, the survivors of the filters are collected for it instead.
+    survivors: list[str] = []
+    survivor_weights: list[int] = []
+    survivor_kept: list[bool] = []  # matched keep (or protected), for the keep decision
+    keep_seen = False
+    keep_dropped = 0  # non-matching lines after the first keep match
+
+    for batch in iter_batches(ctx.text, d.get("transforms") or {}):
+        text, weights = batch.text, batch.weights
+        out.lines_total += sum(weights)
+        for spec, message in match_output:
+            if summary is None and _search(spec, pb, "\n".join(text)):
+                summary = message
+        prot = _hits(protect, text) if protect else None
+        for reason, skip in skips:
+            drop = _hits(skip, text)
+            if prot is not None:
+                drop = list(map(operator.and_, drop, map(operator.not_, prot)))
+            if any(drop):
+                out.drop(reason, sum(compress(weights, drop)))
+                keep_mask = list(map(operator.not_, drop))
+                text = list(compress(text, keep_mask))
+                weights = list(compress(weights, keep_mask))
+                if prot is not None:
+                    prot = list(compress(prot, keep_mask))
+        for name, m in counters:
+            if m is not None:
+                pre_counts[name] += _weighted_hits(m, text, weights)
+        # Diagnostics matter where a filter or the window could drop them.
+        diag: set[int] = set()
+        if ctx.failed and (keep or not formatter):
+            diag = signals.find(text, locations=True)
+        prot_idx = set(compress(count(), prot)) if prot is not None else set()
+        prot_idx |= diag
+        matched = _hits(keep, text) if keep else None
+        if matched is not None:
+            for i in prot_idx:
+                matched[i] = True
+            for name, m in counters:
+                if m is not None:
+                    match_counts[name] += _weighted_hits(
+                        m, list(compress(text, matched)), list(compress(weights, matched))
+                    )
+            if not keep_seen and any(matched):
+                keep_seen = True
+                if not formatter:
+                    keep_dropped += _drop_unmatched(collector)
+            if keep_seen and not all(matched):
+                keep_dropped += sum(compress(weights, map(operator.not_, matched)))
+                remap = list(compress(count(), matched))
+                text = list(compress(text, matched))
+                weights = list(compress(weights, matched))
+                pos = {old: new for new, old in enumerate(remap)}
+                prot_idx = {pos[i] for i in prot_idx}
+                matched = [True] * len(text)
+        if formatter:
+            survivors.extend(text)
+            survivor_weights.extend(weights)
+            survivor_kept.extend(matched if matched is not None else [True] * len(text))
+        else:
+            collector.add_batch(text, weights, prot_idx)
+
+    post_keep = keep_seen and d.get("counterSource") != "preKeep"
+    out.facts = {name: (match_counts if post_keep else pre_counts)[name] for name, m in counters if m is not None}
+    if summary is not None:
+        out.body = [summary]
+        out.omitted = {}
+        out.drop("summarized", out.lines_total)
+        out.mode = "summarized"
+        return out
+
+    essential = False
+    headline_weight = 0
+    show_repeats = True
+    if formatter:
+        if keep_seen:
+            # Lines collected before the first keep match that do not match are filtered.
+            keep_mask = survivor_kept
+            keep_dropped += sum(compress(survivor_weights, map(operator.not_, keep_mask)))
+            survivors = list(compress(survivors, keep_mask))
+            survivor_weights = list(compress(survivor_weights, keep_mask))
+        out.drop("filtered", keep_dropped)
+        fo = _run_formatter(rule, survivors, survivor_weights, ctx)
+        lines, line_weights = survivors, survivor_weights
+        protected: list[bool] | None = None
+        final = False
+        if fo is not None:
+            _account(survivor_weights, fo, out)
+            lines, line_weights = fo.lines, fo.weights
+            protected = fo.protected
+            final = fo.final
+            essential = fo.essential
+            if fo.facts:
+                out.facts.update(fo.facts)
+            out.headline = fo.headline
+            headline_weight = fo.headline_weight
+            show_repeats = False
+        if protect:
+            hits = _hits(protect, lines)
+            protected = hits if protected is None else list(map(operator.or_, protected, hits))
+        if ctx.failed:
+            diag_idx = signals.find(lines, locations=True)
+            if diag_idx:
+                protected = list(protected) if protected is not None else [False] * len(lines)
+                for i in diag_idx:
+                    protected[i] = True
+        factor = window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR
+        collector = window.Collector(head, tail, keep_all=final, protected_chars=limit * factor * 2)
+        for i, line in enumerate(lines):
+            collector.add(line, line_weights[i], bool(protected and protected[i]))
+    else:
+        out.drop("filtered", keep_dropped)
+
+    if collector.total_weight == 0:
+        # Nothing but blank lines survived.
+        on_empty = d.get("onEmpty")
+        out.body = [on_empty] if on_empty and not out.headline else []
+        out.lines_kept = headline_weight
+        return out
+    _finish(collector, ctx, out, essential=essential, show_repeats=show_repeats)
+    out.lines_kept += headline_weight
+    return out
+
+
+def _drop_unmatched(collector: window.Collector) -> int:
+    """The first keep match: lines collected so far that did not match are filtered."""
+    dropped = 0
+    for e in collector.entries:
+        if e.alive and not e.protected:
+            e.alive = False
+            dropped += e.weight
+        dropped += e.gap
+        e.gap = 0
+    dropped += collector.pending_gap
+    collector.pending_gap = 0
+    collector.entries = [e for e in collector.entries if e.alive]
+    collector.reset_windows()
+    return dropped
+
+
+def _search(spec: Any, pb: PatternBudget, text: str) -> bool:
+    try:
+        return spec.matcher(pb).search(text) is not None
+    except PatternError as exc:
+        _log.warn(f"{exc}; matchOutput entry skipped")
+        return False
 
 
 def _finish(
-    lines: Lines,
-    mask: list[bool],
-    protected: list[bool] | None,
-    ctx: Context,
-    out: Outcome,
-    *,
-    essential: bool = False,
+    collector: window.Collector, ctx: Context, out: Outcome, *, essential: bool = False, show_repeats: bool = True
 ) -> None:
-    if protected is not None:
-        for i, p in enumerate(protected):
-            if p:
-                mask[i] = True
     budget = ctx.budget
-    window.fit_budget(
-        lines.text,
-        mask,
-        protected,
+    body, omitted, shortened, kept = collector.finish(
         budget.chars(ctx.chars_per_token),
         budget.max_line_chars,
         tail_bias=ctx.failed,
         protected_factor=window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR,
-    )
-    body, omitted, shortened = window.render(
-        lines.text, lines.weights, mask, budget.max_line_chars, show_repeats=lines.show_repeats
+        show_repeats=show_repeats,
     )
     out.body = body
     out.drop("middle", omitted)
     out.shortened = shortened
-    out.lines_kept = sum(w for w, k in zip(lines.weights, mask, strict=True) if k)
+    out.lines_kept = kept
 
 
-def _run_formatter(rule: Rule, lines: Lines, ctx: Context) -> FormatOutput | None:
+def _run_formatter(rule: Rule, lines: list[str], weights: list[int], ctx: Context) -> FormatOutput | None:
     from tokenjuice.reduce import formatters
 
     name = rule.formatter or ""
@@ -355,9 +448,7 @@ def _run_formatter(rule: Rule, lines: Lines, ctx: Context) -> FormatOutput | Non
             key=f"formatter:{rule.id}:{name}",
         )
         return None
-    fi = formatters.FormatInput(
-        list(lines.text), list(lines.weights), ctx.run, ctx.cmd, dict(rule.data.get("formatterOptions") or {})
-    )
+    fi = formatters.FormatInput(lines, weights, ctx.run, ctx.cmd, dict(rule.data.get("formatterOptions") or {}))
     try:
         result = fn(fi)
     except Exception as exc:  # noqa: BLE001 - a formatter bug must not cost the output
@@ -369,18 +460,17 @@ def _run_formatter(rule: Rule, lines: Lines, ctx: Context) -> FormatOutput | Non
     return result
 
 
-def _account(rule: Rule, before: Lines, fo: FormatOutput, out: Outcome) -> None:
-    total_in = sum(before.weights)
+def _account(before: list[int], fo: FormatOutput, out: Outcome) -> None:
+    total_in = sum(before)
     total_out = sum(fo.weights) + sum(fo.omitted.values()) + fo.headline_weight
-    for reason, count in fo.omitted.items():
-        out.drop(reason, count)
+    for reason, n in fo.omitted.items():
+        out.drop(reason, n)
     if total_out < total_in:
         # Never silent: whatever the formatter did not account for is still counted.
         out.drop("formatted", total_in - total_out)
 
 
 # --------------------------------------------------------------------- generic path
-
 
 _DELETE_DIGITS = str.maketrans("", "", "0123456789")
 
@@ -401,81 +491,77 @@ def density(lines: list[str]) -> float:
     return (unique / max(n_lines, 1)) * ((chars - ws) / max(chars, 1))
 
 
+def sample_density(text: str) -> float:
+    """Density of the output, measured on its first 64 KB (the whole of most outputs)."""
+    sample = text
+    if len(text) > DENSITY_SAMPLE_CHARS:
+        cut = text.rfind("\n", 0, DENSITY_SAMPLE_CHARS)
+        sample = text[: cut if cut > 0 else DENSITY_SAMPLE_CHARS]
+    return density(prepare(sample, {}).text)
+
+
 def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     """No specific rule: reduce low-density output, pass dense output (capped)."""
     from tokenjuice.reduce.streams import line_streams
 
     d = rule.data
     transforms = d.get("transforms") or {}
+    out = Outcome()
+    limit = ctx.budget.chars(ctx.chars_per_token)
+    rho = sample_density(ctx.text)
     raw_lines = ctx.text.count("\n") + (0 if ctx.text.endswith("\n") or not ctx.text else 1)
     tags = line_streams(ctx.run, raw_lines)
-    lines = prepare(ctx.text, transforms, tags)
-    out = Outcome()
-    out.lines_total = sum(lines.weights)
-    rho = density(lines.text)
-    out.facts = {}
-    limit = ctx.budget.chars(ctx.chars_per_token)
-    if rho >= threshold:
-        size = sum(len(t) + 1 for t in lines.text)
-        if size <= limit and not any(len(t) > ctx.budget.max_line_chars for t in lines.text):
-            out.body = list(lines.text)
-            out.lines_kept = out.lines_total
-            out.mode = "passthrough"
-            return out
+    dense = rho >= threshold
+    if dense:
+        transforms = {**transforms, "dedupeAdjacent": False}
+        if len(ctx.text) <= limit:
+            body: list[str] = []
+            for b in iter_batches(ctx.text, transforms):
+                body.extend(b.text)
+                out.lines_total += sum(b.weights)
+            if not any(len(t) > ctx.budget.max_line_chars for t in body):
+                out.body = body
+                out.lines_kept = out.lines_total
+                out.mode = "passthrough"
+                return out
+            out.lines_total = 0
         out.mode = "capped"
-        head, tail = _fit_counts(lines.text, limit)
+        head_chars: int | None = limit // 3
+        tail_chars: int | None = limit - limit // 3
+        head, tail = 10**9, 10**9
+        skip: list[Matcher] = []
     else:
         out.mode = "generic"
-        if transforms.get("dedupeAdjacent", True) is not False:
-            dedupe(lines)
-        skip = compile_any(rule.pipeline().skip, ctx.pattern_budget)
-        if skip:
-            mask = _any_mask(skip, lines.text)
-            if ctx.failed:
-                for i in signals.find(lines.text, [i for i, m in enumerate(mask) if m]):
-                    mask[i] = False
-            out.drop("noise", lines.select([not m for m in mask]))
+        head_chars = tail_chars = None
         head, tail = _window_size(d, ctx.failed)
-
-    n = len(lines)
-    if lines.tags is not None and ctx.failed:
-        # Failing run with separate streams: all of stderr, the tail of stdout.
-        mask = [False] * n
-        stdout_idx = [i for i, t in enumerate(lines.tags) if t == 0]
-        for i in stdout_idx[-tail:] if tail else ():
-            mask[i] = True
-        protected = [t == 1 for t in lines.tags]
-    else:
-        mask = window.head_tail_mask(n, head, tail)
-        protected = None
-        if lines.tags is not None:
-            # Successful run: stderr warnings and errors beat stdout noise.
-            protected = [False] * n
-            for i in signals.find(lines.text, [i for i, t in enumerate(lines.tags) if t == 1], locations=False):
-                protected[i] = True
-    # Failing run: every diagnostic survives. Successful run on the generic path:
-    # errors and warnings are signal too.
-    protected = _protect_signals(lines.text, mask, protected, locations=ctx.failed)
-    _finish(lines, mask, protected, ctx, out)
+        skip = compile_any([s for specs in rule.pipeline().skip.values() for s in specs], ctx.pattern_budget)
+    split_streams = tags is not None and ctx.failed
+    collector = window.Collector(
+        head if not split_streams else 0,
+        tail,
+        head_chars=head_chars,
+        tail_chars=tail_chars,
+        protected_chars=limit * window.PROTECTED_FACTOR * 2,
+    )
+    for batch in iter_batches(ctx.text, transforms, tags):
+        text, weights, btags = batch.text, batch.weights, batch.tags
+        out.lines_total += sum(weights)
+        # Failing run: every diagnostic survives; successful run: errors and warnings.
+        sig = signals.find(text, locations=ctx.failed)
+        if skip:
+            drop = _hits(skip, text)
+            for i in sig:
+                drop[i] = False  # never skip a signal line on the generic path
+            if any(drop):
+                out.drop("noise", sum(compress(weights, drop)))
+                keep_mask = list(map(operator.not_, drop))
+                sig = {j for j, i in enumerate(compress(range(len(text)), keep_mask)) if i in sig}
+                text = list(compress(text, keep_mask))
+                weights = list(compress(weights, keep_mask))
+                btags = list(compress(btags, keep_mask)) if btags is not None else None
+        if split_streams and btags is not None:
+            # Failing run with separate streams: all of stderr, the tail of stdout.
+            sig |= set(compress(count(), map(operator.eq, btags, repeat(1))))
+        collector.add_batch(text, weights, sig, head_ok=not split_streams)
+    _finish(collector, ctx, out)
     return out
-
-
-def _fit_counts(text: list[str], limit: int) -> tuple[int, int]:
-    """Head and tail line counts whose text fits about `limit` characters (tail-heavy)."""
-    head_budget = limit // 3
-    tail_budget = limit - head_budget
-    head = 0
-    used = 0
-    for line in text:
-        used += len(line) + 1
-        if used > head_budget:
-            break
-        head += 1
-    tail = 0
-    used = 0
-    for line in reversed(text):
-        used += len(line) + 1
-        if used > tail_budget:
-            break
-        tail += 1
-    return max(head, 1), max(tail, 1)

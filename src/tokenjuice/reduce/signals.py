@@ -83,7 +83,13 @@ _ERROR_STEMS = (
 )
 _WARNING_STEMS = ("warn", "deprecat")
 # Location shapes, each with a literal start so `re` can skip ahead quickly.
-_LOCATION_PROBES = (r"\.[A-Za-z][\w+-]{0,7}[:(]", r"\", line \d", r"--> ", r":\d+:\d+\)?$", r"line \d")
+_LOCATION_PROBES = (
+    r"\.[A-Za-z][\w+-]{0,7}(?::\d|\(\d|:\[\d)",
+    r"\", line \d",
+    r"--> ",
+    r":\d+:\d+\)?$",
+    r"line \d",
+)
 
 SCAN_HEAD = 4096
 SCAN_TAIL = 1024
@@ -154,7 +160,9 @@ def find(lines: list[str], indices: list[int] | None = None, *, locations: bool 
     idx = list(range(len(lines))) if indices is None else indices
     if not idx:
         return set()
-    parts = [scan_window(lines[i]) for i in idx]
+    parts = lines if indices is None else [lines[i] for i in idx]
+    if max(map(len, parts)) > SCAN_HEAD + SCAN_TAIL:
+        parts = [scan_window(p) for p in parts]
     offsets: list[int] = []
     pos = 0
     for p in parts:

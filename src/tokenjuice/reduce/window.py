@@ -1,13 +1,17 @@
 """Choosing which lines stay: head/tail windows, protected lines, budgets, markers.
 
-A plan is a keep-mask over the lines left after filtering. Protected lines (failure
-diagnostics, lines a formatter marks as signal) are kept wherever they are; the budget
-then trims unprotected lines, most central first, and only when protected lines alone
-are far over budget are the most central of those folded too. Every dropped run of
-lines becomes one marker that says how many raw lines it stands for.
+`Collector` receives lines one at a time (in order) and keeps only what the window can
+possibly show: the first `head` lines, a bounded tail, and protected lines (failure
+diagnostics, lines a rule or formatter marks as signal), the first and last of them
+when they are too many. Everything else is folded into the gap before the next kept
+line, so memory stays bounded however long the output is. `finish()` trims the kept
+lines to the character budget — unprotected lines first, most central first; protected
+lines only far over budget — and renders the body with one marker per gap.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 DEFAULT_MAX_CHARS = 12_000
 # Protected (signal) lines may use this multiple of the budget before they are trimmed;
@@ -16,6 +20,7 @@ PROTECTED_FACTOR = 4
 ESSENTIAL_FACTOR = 64
 DEFAULT_MAX_LINE_CHARS = 2_000
 MARKER_COST = 32
+_COMPACT_EVERY = 4096
 
 
 class Budget:
@@ -45,73 +50,6 @@ class Budget:
         return max(limit, 200)
 
 
-def head_tail_mask(n: int, head: int, tail: int) -> list[bool]:
-    if head + tail >= n:
-        return [True] * n
-    mask = [False] * n
-    for i in range(min(head, n)):
-        mask[i] = True
-    for i in range(max(0, n - tail), n):
-        mask[i] = True
-    return mask
-
-
-def _line_cost(line: str, max_line: int) -> int:
-    return min(len(line), max_line) + 1
-
-
-def fit_budget(
-    lines: list[str],
-    keep: list[bool],
-    protected: list[bool] | None,
-    limit: int,
-    max_line: int,
-    *,
-    tail_bias: bool,
-    protected_factor: int = PROTECTED_FACTOR,
-) -> int:
-    """Drop kept lines until the kept text fits `limit`; return the lines dropped.
-
-    Unprotected lines go first, the most central first (on failing runs the head is
-    given up before the tail). Protected lines are only trimmed beyond
-    `protected_factor × limit`.
-    """
-    n = len(lines)
-    cost = 0
-    for i in range(n):
-        if keep[i]:
-            cost += _line_cost(lines[i], max_line)
-    if cost <= limit:
-        return 0
-
-    def centrality(i: int) -> int:
-        from_head = 2 * i if tail_bias else i
-        return -min(from_head, n - 1 - i)
-
-    dropped = 0
-    unprot = [i for i in range(n) if keep[i] and not (protected and protected[i])]
-    unprot.sort(key=centrality)
-    gaps = 0
-    for i in unprot:
-        if cost + gaps * MARKER_COST <= limit:
-            break
-        keep[i] = False
-        cost -= _line_cost(lines[i], max_line)
-        dropped += 1
-        gaps = min(gaps + 1, 64)
-    hard = limit * protected_factor
-    if cost > hard and protected:
-        prot = [i for i in range(n) if keep[i] and protected[i]]
-        prot.sort(key=centrality)
-        for i in prot:
-            if cost <= hard:
-                break
-            keep[i] = False
-            cost -= _line_cost(lines[i], max_line)
-            dropped += 1
-    return dropped
-
-
 def shorten(line: str, max_line: int) -> str:
     if len(line) <= max_line:
         return line
@@ -125,34 +63,266 @@ def marker(count: int) -> str:
     return f"… {count:,} line{'s' if count != 1 else ''} omitted …"
 
 
-def render(
-    lines: list[str],
-    weights: list[int],
-    keep: list[bool],
-    max_line: int,
-    *,
-    show_repeats: bool = True,
-) -> tuple[list[str], int, int]:
-    """Body lines with gap markers; returns (body, raw lines omitted, lines shortened)."""
-    body: list[str] = []
-    gap = 0
-    omitted = 0
-    shortened = 0
-    for line, w, k in zip(lines, weights, keep, strict=True):
-        if not k:
-            gap += w
-            continue
-        if gap:
-            body.append(marker(gap))
-            omitted += gap
-            gap = 0
-        if len(line) > max_line:
-            line = shorten(line, max_line)
-            shortened += 1
-        if show_repeats and w > 1 and line.strip():
-            line = f"{line} (×{w})"
-        body.append(line)
-    if gap:
-        body.append(marker(gap))
-        omitted += gap
-    return body, omitted, shortened
+class _Entry:
+    __slots__ = ("alive", "gap", "index", "protected", "text", "weight")
+
+    def __init__(self, text: str, weight: int, protected: bool, index: int, gap: int) -> None:
+        self.text = text
+        self.weight = weight
+        self.protected = protected
+        self.index = index
+        self.gap = gap  # raw lines omitted just before this line
+        self.alive = True
+
+
+class Collector:
+    """Bounded, order-preserving selection of lines for the window.
+
+    `head`/`tail` are line counts; `head_chars`/`tail_chars` optionally bound them by
+    size as well (the generic capped path). `protected_chars` bounds how much protected
+    text is held while collecting (the first half and the most recent half are kept).
+    `keep_all` keeps every line (formatters that already chose what to show).
+    """
+
+    def __init__(
+        self,
+        head: int,
+        tail: int,
+        *,
+        head_chars: int | None = None,
+        tail_chars: int | None = None,
+        protected_chars: int | None = None,
+        keep_all: bool = False,
+    ) -> None:
+        self.head = head
+        self.tail = tail
+        self.head_chars = head_chars
+        self.tail_chars = tail_chars
+        self.protected_chars = protected_chars
+        self.keep_all = keep_all
+        self.entries: list[_Entry] = []
+        self.pending_gap = 0
+        self.count = 0  # lines seen
+        self.total_weight = 0
+        self._head_n = 0
+        self._head_used = 0
+        self._tail: deque[_Entry] = deque()
+        self._tail_used = 0
+        self._prot_first_used = 0
+        self._prot_last: deque[_Entry] = deque()
+        self._prot_last_used = 0
+        self._dead = 0
+
+    # ----------------------------------------------------------------- collect
+
+    def add(self, text: str, weight: int, protected: bool = False, *, head_ok: bool = True) -> None:
+        index = self.count
+        self.count += 1
+        self.total_weight += weight
+        if self.keep_all:
+            self._append(text, weight, protected, index)
+            return
+        size = len(text) + 1
+        if (
+            head_ok
+            and self._head_n < self.head
+            and (self.head_chars is None or self._head_used + size <= self.head_chars)
+        ):
+            self._head_n += 1
+            self._head_used += size
+            self._append(text, weight, protected, index)
+            return
+        if head_ok and self._head_n < self.head:
+            self._head_n = self.head  # the head's character budget is spent
+        e = self._append(text, weight, protected, index)
+        if protected:
+            cap = self.protected_chars
+            if cap is None or self._prot_first_used + size <= cap // 2:
+                self._prot_first_used += size
+            else:
+                self._prot_last.append(e)
+                self._prot_last_used += size
+                while self._prot_last and self._prot_last_used > cap - cap // 2:
+                    old = self._prot_last.popleft()
+                    self._prot_last_used -= len(old.text) + 1
+                    self._kill(old)
+        # The tail window counts every line; leaving it only drops unprotected ones.
+        self._tail.append(e)
+        self._tail_used += size
+        while self._tail and (
+            len(self._tail) > self.tail or (self.tail_chars is not None and self._tail_used > self.tail_chars)
+        ):
+            old = self._tail.popleft()
+            self._tail_used -= len(old.text) + 1
+            if not old.protected:
+                self._kill(old)
+
+    def add_batch(
+        self, texts: list[str], weights: list[int], protected: set[int] | None = None, *, head_ok: bool = True
+    ) -> None:
+        """Add many lines at once.
+
+        Only lines that can still be shown are added one by one: the rest of the head,
+        protected lines, and the lines that will make up the tail; everything in between
+        is folded into a gap with a C-level sum, so a long output costs little Python.
+        """
+        n = len(texts)
+        prot = protected or set()
+        i = 0
+        if head_ok:
+            while i < n and self._head_n < self.head and not self.keep_all:
+                self.add(texts[i], weights[i], i in prot)
+                i += 1
+        if self.keep_all or i >= n:
+            for j in range(i, n):
+                self.add(texts[j], weights[j], j in prot, head_ok=head_ok)
+            return
+        # Lines from `cut` on may stay in the tail; earlier ones only if protected.
+        cut = max(i, n - self.tail)
+        if self.tail_chars is not None:
+            used = 0
+            j = n
+            while j > cut and used + len(texts[j - 1]) + 1 <= self.tail_chars:
+                used += len(texts[j - 1]) + 1
+                j -= 1
+            cut = j
+        start = i
+        for j in sorted(p for p in prot if start <= p < cut):
+            self.pending_gap += sum(weights[i:j])
+            self.count += j - i
+            self.total_weight += sum(weights[i:j])
+            self._add_protected_only(texts[j], weights[j])
+            i = j + 1
+        self.pending_gap += sum(weights[i:cut])
+        self.count += cut - i
+        self.total_weight += sum(weights[i:cut])
+        for j in range(cut, n):
+            self.add(texts[j], weights[j], j in prot, head_ok=head_ok)
+
+    def _add_protected_only(self, text: str, weight: int) -> None:
+        """A protected line that the tail window will have passed by the batch's end."""
+        index = self.count
+        self.count += 1
+        self.total_weight += weight
+        e = self._append(text, weight, True, index)
+        size = len(text) + 1
+        cap = self.protected_chars
+        if cap is None or self._prot_first_used + size <= cap // 2:
+            self._prot_first_used += size
+            return
+        self._prot_last.append(e)
+        self._prot_last_used += size
+        while self._prot_last and self._prot_last_used > cap - cap // 2:
+            old = self._prot_last.popleft()
+            self._prot_last_used -= len(old.text) + 1
+            self._kill(old)
+
+    def skip(self, weight: int) -> None:
+        """A line that is not shown at all (counted in the gap before the next kept line)."""
+        self.count += 1
+        self.total_weight += weight
+        self.pending_gap += weight
+
+    def _append(self, text: str, weight: int, protected: bool, index: int) -> _Entry:
+        e = _Entry(text, weight, protected, index, self.pending_gap)
+        self.pending_gap = 0
+        self.entries.append(e)
+        return e
+
+    def _kill(self, e: _Entry) -> None:
+        if e.alive:
+            e.alive = False
+            self._dead += 1
+            if self._dead >= _COMPACT_EVERY and self._dead > len(self.entries) // 2:
+                self._compact()
+
+    def _compact(self) -> None:
+        """Drop dead entries, folding their lines into the next live entry's gap."""
+        carry = 0
+        live: list[_Entry] = []
+        for e in self.entries:
+            if e.alive:
+                e.gap += carry
+                carry = 0
+                live.append(e)
+            else:
+                carry += e.gap + e.weight
+        self.entries = live
+        self.pending_gap += carry
+        self._dead = 0
+
+    def reset_windows(self) -> None:
+        """Start the head/tail windows afresh over the entries still held."""
+        self.entries = [e for e in self.entries if e.alive]
+        self._dead = 0
+        self._head_n = min(len(self.entries), self.head)
+        self._head_used = sum(len(e.text) + 1 for e in self.entries)
+        self._tail.clear()
+        self._tail_used = 0
+        self._prot_first_used = sum(len(e.text) + 1 for e in self.entries if e.protected)
+        self._prot_last.clear()
+        self._prot_last_used = 0
+
+    # ------------------------------------------------------------------ finish
+
+    def finish(
+        self, limit: int, max_line: int, *, tail_bias: bool, protected_factor: int, show_repeats: bool = True
+    ) -> tuple[list[str], int, int, int]:
+        """Fit the budget and render: (body, raw lines omitted, lines shortened, raw lines kept)."""
+        self._compact()
+        self._fit(limit, max_line, tail_bias, protected_factor)
+        self._compact()
+        body: list[str] = []
+        omitted = 0
+        shortened = 0
+        kept = 0
+        for e in self.entries:
+            if e.gap:
+                body.append(marker(e.gap))
+                omitted += e.gap
+            line = e.text
+            if len(line) > max_line:
+                line = shorten(line, max_line)
+                shortened += 1
+            if show_repeats and e.weight > 1 and line.strip():
+                line = f"{line} (×{e.weight})"
+            body.append(line)
+            kept += e.weight
+        if self.pending_gap:
+            body.append(marker(self.pending_gap))
+            omitted += self.pending_gap
+        # Blank lines at the edges of the body are layout only.
+        while body and not body[-1].strip():
+            body.pop()
+        while body and not body[0].strip():
+            body.pop(0)
+        return body, omitted, shortened, kept
+
+    def _fit(self, limit: int, max_line: int, tail_bias: bool, protected_factor: int) -> None:
+        entries = self.entries
+        cost = sum(min(len(e.text), max_line) + 1 for e in entries)
+        if cost <= limit:
+            return
+        n = max(self.count, 1)
+
+        def centrality(e: _Entry) -> int:
+            i = e.index
+            from_head = 2 * i if tail_bias else i
+            return -min(from_head, n - 1 - i)
+
+        unprot = sorted((e for e in entries if not e.protected), key=centrality)
+        gaps = 0
+        for e in unprot:
+            if cost + gaps * MARKER_COST <= limit:
+                break
+            e.alive = False
+            cost -= min(len(e.text), max_line) + 1
+            gaps = min(gaps + 1, 64)
+        hard = limit * protected_factor
+        if cost > hard:
+            prot = sorted((e for e in entries if e.protected and e.alive), key=centrality)
+            for e in prot:
+                if cost <= hard:
+                    break
+                e.alive = False
+                cost -= min(len(e.text), max_line) + 1

@@ -115,7 +115,15 @@ class RulePipeline:
         d = rule.data
         filters = d.get("filters") or {}
         at = f"{rule.path}: rule {rule.id!r}:"
-        self.skip = _specs(filters.get("skipPatterns"), f"{at} filters.skipPatterns")
+        # Skip patterns grouped by the reason the footer reports (default "noise").
+        self.skip: dict[str, list[PatternSpec]] = {}
+        for i, entry in enumerate(filters.get("skipPatterns") or ()):
+            pattern, reason = (
+                (entry, "noise") if isinstance(entry, str) else (entry["pattern"], entry.get("reason", "noise"))
+            )
+            spec = _spec(pattern, "", f"{at} filters.skipPatterns[{i}]")
+            if spec is not None:
+                self.skip.setdefault(reason, []).append(spec)
         self.keep = _specs(filters.get("keepPatterns"), f"{at} filters.keepPatterns")
         self.protect = _specs(filters.get("protectPatterns"), f"{at} filters.protectPatterns")
         self.counters: list[tuple[str, PatternSpec]] = []
@@ -141,7 +149,7 @@ class RulePipeline:
 
     def all_specs(self) -> list[PatternSpec]:
         return [
-            *self.skip,
+            *(s for specs in self.skip.values() for s in specs),
             *self.keep,
             *self.protect,
             *(s for _, s in self.counters),

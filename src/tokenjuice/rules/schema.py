@@ -87,7 +87,7 @@ def _check(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str, 
             _check(value, option, root, path, sub)
             if not sub:
                 return
-        errors.append(f"{where}: must be a pattern string or {{pattern, flags}}, not {_describe(value)}")
+        errors.append(f'{where}: must be a pattern string or an object like {{"pattern": …}}, not {_describe(value)}')
         return
     if "enum" in schema and value not in schema["enum"]:
         allowed = ", ".join(json.dumps(v) for v in schema["enum"])

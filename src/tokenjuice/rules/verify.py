@@ -33,22 +33,22 @@ def verify_rules(cwd: str | None = None, *, ruleset: RuleSet | None = None) -> V
         specs = list(rule.pipeline().all_specs())
         specs += [s for s in (rule.command_regex, rule.output_regex) if s is not None]
         for spec in specs:
+            # spec.where is "<file>: rule '<id>': <field>"; Problem adds file and id itself.
+            field = spec.where.rsplit(": ", 1)[-1]
             try:
                 spec.compile()
                 report.patterns += 1
             except PatternError as exc:
-                report.problems.append(
-                    Problem(rule.path, str(exc).split(": ", 1)[-1], rule.id, spec.where.split(": ", 1)[-1])
-                )
+                message = str(exc).removeprefix(spec.where + ": ")
+                report.problems.append(Problem(rule.path, f"{field}: {message}", rule.id, field))
                 continue
             if rule.layer == "builtin" and spec.risky:
                 report.problems.append(
                     Problem(
                         rule.path,
-                        f"{spec.where.split(': ', 1)[-1]}: pattern "
-                        f"{spec.source!r} could backtrack catastrophically "
-                        f"({spec.risky})",
+                        f"{field}: pattern {spec.source!r} could backtrack catastrophically ({spec.risky})",
                         rule.id,
+                        field,
                     )
                 )
         if rule.formatter:

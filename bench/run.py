@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Speed and memory of tokenjuice; prints a markdown table (the one in the README).
+
+    python bench/run.py            # full run (about a minute)
+    python bench/run.py --quick    # fewer repetitions
+
+Workloads are generated deterministically in the shape of real outputs:
+  pytest-v    `pytest -v` of a large suite with a few failures (rule + formatter path)
+  cargo-warn  `cargo build` with many warnings (rule path: skip/protect patterns)
+  service-log a service log with errors and tracebacks, unknown command (generic path)
+Sizes: 100 KB, 1 MB, 10 MB. Figures:
+  median ms     in-process `Reducer.reduce_run`, rules already loaded (median of N runs)
+  peak extra    tracemalloc peak during one reduction / input size
+  first call    fresh process: import + load/compile rules + first reduction (rule
+                cache warm, and cold with TOKENJUICE_NO_CACHE=1)
+  CLI 100 KB    whole process `tokenjuice reduce` of the 100 KB pytest output (median)
+Targets (issue 2): 100 KB <= 2 ms, 1 MB <= 20 ms, 10 MB <= 200 ms, first call <= 20 ms,
+CLI <= 60 ms, peak extra memory <= 1.2x the input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from tokenjuice.model import ToolRun  # noqa: E402
+from tokenjuice.reduce.engine import Reducer  # noqa: E402
+
+SIZES = {"100 KB": 100_000, "1 MB": 1_000_000, "10 MB": 10_000_000}
+
+
+def gen_pytest(size: int) -> tuple[str, str, int]:
+    rng = random.Random(1)
+    out = [
+        "============================= test session starts ==============================",
+        "platform linux -- Python 3.11.7, pytest-8.3.2, pluggy-1.5.0",
+        "rootdir: /home/dev/proj",
+        "collected many items",
+        "",
+    ]
+    n = 0
+    total = sum(len(x) + 1 for x in out)
+    while total < size - 3000:
+        mod = rng.randrange(200)
+        status = "FAILED" if rng.random() < 0.0005 else "PASSED"
+        line = f"tests/test_module_{mod:03d}.py::test_case_{n}[param-{rng.randrange(99)}] {status} [{n % 100:3d}%]"
+        out.append(line)
+        total += len(line) + 1
+        n += 1
+    out += [
+        "",
+        "=================================== FAILURES ===================================",
+        "_________________________________ test_case_17 _________________________________",
+        ">       assert compute(3) == 9",
+        "E       assert 8 == 9",
+        "tests/test_module_001.py:42: AssertionError",
+        "=========================== short test summary info ============================",
+        "FAILED tests/test_module_001.py::test_case_17 - assert 8 == 9",
+        f"=================== 1 failed, {n - 1} passed in 61.20s (0:01:01) ===================",
+    ]
+    return "\n".join(out) + "\n", "pytest -v", 1
+
+
+def gen_cargo(size: int) -> tuple[str, str, int]:
+    rng = random.Random(2)
+    out = []
+    total = 0
+    i = 0
+    while total < size:
+        block = [
+            f"   Compiling crate-{i} v0.{i % 9}.0",
+            f"warning: unused variable: `tmp_{i}`",
+            f"  --> src/module_{i % 40}.rs:{rng.randrange(1, 900)}:{rng.randrange(1, 80)}",
+            "   |",
+            f"{i % 900:>3} |     let tmp_{i} = compute({i});",
+            f"    |         ^^^^^{'^' * (len(str(i)))} help: if this is intentional, prefix it with an underscore: `_tmp_{i}`",
+            "   |",
+            "   = note: `#[warn(unused_variables)]` on by default",
+            "",
+        ]
+        for line in block:
+            out.append(line)
+            total += len(line) + 1
+        i += 1
+    out.append(f'warning: `app` (bin "app") generated {i} warnings')
+    out.append("    Finished `dev` profile [unoptimized + debuginfo] target(s) in 41.07s")
+    return "\n".join(out) + "\n", "cargo build", 0
+
+
+def gen_log(size: int) -> tuple[str, str, int]:
+    rng = random.Random(3)
+    out = []
+    total = 0
+    i = 0
+    while total < size:
+        ts = f"2026-03-0{1 + i // 500000} {i // 36000 % 24:02d}:{i // 600 % 60:02d}:{i // 10 % 60:02d}.{i % 1000:03d}"
+        r = rng.random()
+        if r < 0.0004:
+            lines = [
+                f"{ts} ERROR [worker] job {rng.randrange(10**6)} failed",
+                "Traceback (most recent call last):",
+                '  File "/srv/app/jobs.py", line 88, in run',
+                "    self.step()",
+                f"KeyError: 'sku-{rng.randrange(9999)}'",
+            ]
+        elif r < 0.01:
+            lines = [f"{ts} WARN  [db] slow query took {rng.randrange(900, 5000)}ms"]
+        else:
+            lines = [
+                f"{ts} INFO  [http] GET /api/v1/items/{rng.randrange(10**5)} 200 {rng.randrange(80, 9000)}B "
+                f"{rng.uniform(1, 90):.1f}ms"
+            ]
+        for line in lines:
+            out.append(line)
+            total += len(line) + 1
+        i += 1
+    return "\n".join(out) + "\n", "python3 service.py", 0
+
+
+WORKLOADS = {"pytest-v": gen_pytest, "cargo-warn": gen_cargo, "service-log": gen_log}
+
+
+def time_reduce(reducer: Reducer, run: ToolRun, repeat: int) -> float:
+    reducer.reduce_run(run)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        reducer.reduce_run(run)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def peak_ratio(reducer: Reducer, run: ToolRun) -> float:
+    reducer.reduce_run(run)
+    tracemalloc.start()
+    reducer.reduce_run(run)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / max(len(run.combined.encode()), 1)
+
+
+def subprocess_median(args: list[str], env: dict[str, str], repeat: int, stdin: bytes | None = None) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(args, env=env, input=stdin, capture_output=True, check=True)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+FIRST_CALL = """
+import time
+t0 = time.perf_counter()
+import tokenjuice
+r = tokenjuice.Reducer()
+r.reduce("collected 3 items\\n\\ntests/test_a.py ...\\n\\n3 passed in 0.01s\\n", command="pytest -q")
+print((time.perf_counter() - t0) * 1000)
+"""
+
+
+def first_call(env: dict[str, str], repeat: int) -> float:
+    vals = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, capture_output=True, text=True, check=True)
+        vals.append(float(out.stdout.strip()))
+    return statistics.median(vals)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    reps = {"100 KB": 50, "1 MB": 15, "10 MB": 3} if not args.quick else {"100 KB": 15, "1 MB": 5, "10 MB": 1}
+
+    # Byte-compile like a wheel install does, so process start-up is measured fairly.
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(REPO / "src" / "tokenjuice")],
+        check=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(REPO / "src")
+    with tempfile.TemporaryDirectory() as home:
+        env["TOKENJUICE_HOME"] = home
+        os.environ["TOKENJUICE_HOME"] = home
+        reducer = Reducer(user_rules=False, project_rules=False)
+
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus")
+        print()
+        print("| workload | size | median ms | target ms | peak extra memory (x input) | rule | reduced |")
+        print("|---|---|---|---|---|---|---|")
+        targets = {"100 KB": 2, "1 MB": 20, "10 MB": 200}
+        inputs: dict[str, str] = {}
+        for name, gen in WORKLOADS.items():
+            for label, size in SIZES.items():
+                text, command, code = gen(size)
+                if name == "pytest-v" and label == "100 KB":
+                    inputs["cli"] = text
+                run = ToolRun(command=command, combined=text, exit_code=code)
+                ms = time_reduce(reducer, run, reps[label])
+                ratio = peak_ratio(reducer, run)
+                red = reducer.reduce_run(run)
+                print(
+                    f"| {name} | {label} | {ms:.2f} | {targets[label]} | {ratio:.2f} | {red.rule_id} "
+                    f"| {len(text):,} → {red.reduced_chars:,} chars |"
+                )
+
+        warm = first_call(env, 7 if not args.quick else 3)
+        cold = first_call(dict(env, TOKENJUICE_NO_CACHE="1"), 7 if not args.quick else 3)
+        cli = subprocess_median(
+            [sys.executable, "-m", "tokenjuice", "reduce", "--command", "pytest -v", "--exit-code", "1"],
+            env,
+            20 if not args.quick else 5,
+            inputs["cli"].encode(),
+        )
+        bare = subprocess_median([sys.executable, "-c", "pass"], env, 20 if not args.quick else 5)
+        print()
+        print("| start-up | ms | target ms |")
+        print("|---|---|---|")
+        print(f"| first call, rule cache warm (import + load + compile + reduce) | {warm:.1f} | 20 |")
+        print(f"| first call, rule cache cold | {cold:.1f} | - |")
+        print(f"| whole process `tokenjuice reduce` of 100 KB | {cli:.1f} | 60 |")
+        print(f"| bare `python -c pass` (for reference) | {bare:.1f} | - |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
