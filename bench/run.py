@@ -194,7 +194,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as home:
         env["TOKENJUICE_HOME"] = home
         os.environ["TOKENJUICE_HOME"] = home
-        reducer = Reducer(user_rules=False, project_rules=False)
+        reducer = Reducer(user_rules=False, project_rules=False, store=False, record=False)
 
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus")
         print()

@@ -15,8 +15,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @cache
 def reducer() -> Reducer:
-    """Built-in rules only: user and project layers never apply in tests."""
-    return Reducer(user_rules=False, project_rules=False)
+    """Built-in rules only (user and project layers never apply in tests), no store."""
+    return Reducer(user_rules=False, project_rules=False, store=False, record=False)
 
 
 def fixture_path(family: str, fixture_id: str) -> Path:

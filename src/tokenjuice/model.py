@@ -33,6 +33,7 @@ class ToolRun:
         "exit_code",
         "interleave",
         "metadata",
+        "raw_bytes",
         "session_id",
         "stderr",
         "stdout",
@@ -54,6 +55,7 @@ class ToolRun:
         session_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         interleave: Sequence[tuple[int, int]] | None = None,
+        raw_bytes: bytes | None = None,
     ) -> None:
         self.tool_name = tool_name or "exec"
         self.command = command
@@ -67,6 +69,8 @@ class ToolRun:
         self.session_id = session_id
         self.metadata: dict[str, Any] = dict(metadata or {})
         self.interleave = tuple(interleave) if interleave else None
+        # The output exactly as captured (wrap), stored byte for byte when lossy.
+        self.raw_bytes = raw_bytes
 
     @property
     def combined(self) -> str:

@@ -53,6 +53,10 @@ class Sink:
         self.interleave: list[list[int]] = []
         self.out: list[str] = []
         self.err: list[str] = []
+        self.raw: list[bytes] = []  # the bytes in arrival order, for a byte-exact artifact
+
+    def feed_bytes(self, stream: int, data: bytes) -> None:
+        self.raw.append(data)
 
     def feed(self, stream: int, text: str) -> None:
         if not text:
@@ -70,6 +74,7 @@ class Sink:
             stderr="".join(self.err),
             combined="".join(self.parts),
             interleave=[(s, n) for s, n in self.interleave],
+            raw_bytes=b"".join(self.raw),
             **kw,  # type: ignore[arg-type]
         )
 
@@ -273,6 +278,7 @@ def _pump(
                 _tee(data)
             if on_chunk is not None:
                 on_chunk(stream, data)
+            sink.feed_bytes(stream, data)
             sink.feed(stream, decoders[stream].decode(data))
     sel.close()
     for stream, dec in decoders.items():

@@ -22,9 +22,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reduce-json": ("reduce_json", "reduce a JSON tool-run payload (TypeScript tokenjuice protocol)"),
     "explain": ("explain", "show which rule a command gets, the runners-up, and why"),
     "verify": ("verify", "check all rule layers: schema, regexes, duplicate ids, fixtures"),
+    "cat": ("cat", "print a stored full output (byte for byte), or some of its lines"),
+    "grep": ("grep", "search a stored full output, with line numbers"),
+    "ls": ("ls", "list stored full outputs"),
+    "prune": ("prune", "delete stored outputs past their retention"),
+    "stats": ("stats", "tokens saved, once and including re-sends, by family/rule/command/day"),
+    "discover": ("discover", "commands with no rule and rules that save little, by tokens at stake"),
+    "doctor": ("doctor", "check rule layers, the store, the tokenizer and installed hooks"),
 }
 
 EXIT_USAGE = 2
+# Commands that run on every tool call: they must not pay a second to load the exact
+# tokenizer (see tokenjuice.tokens).
+HOT_COMMANDS = frozenset({"wrap", "reduce", "reduce-json", "hook"})
 
 
 class UserError(Exception):
@@ -85,6 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tokenjuice import _log
 
     _log.use_stderr(verbose=args.verbose)
+    if args.subcommand_name in HOT_COMMANDS:
+        from tokenjuice import tokens
+
+        tokens.prefer_estimate()
     try:
         module = _module(COMMANDS[args.subcommand_name][0])
         return int(module.run(args))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from tokenjuice.rules.loader import RuleSet
     from tokenjuice.rules.rule import Rule
     from tokenjuice.rules.select import Candidate
+    from tokenjuice.store.artifacts import Store
 
 DEFAULT_DENSITY_THRESHOLD = 0.3
 # What fail-open passes on at most: head and tail of the original around a marker.
@@ -56,8 +57,10 @@ class Reducer:
     lines may exceed it, up to a multiple); `density_threshold` decides, when no rule
     matches, whether output is dense enough to pass through unreduced.
     `project_gate(rules_dir)` may refuse a project's rule layer (see `tokenjuice trust`).
-    `on_result(run, reduction, raw_text)` runs after every reduction (offloading, stats);
-    it may set `reduction.artifact` and return a pointer line for the text.
+    `store`: keep the raw output of lossy reductions in the artifact store and point to
+    it from the text (default on; `TOKENJUICE_STORE=0` turns it off; a `Store` instance
+    chooses where). `record`: append one ledger record per reduction for
+    `tokenjuice stats` (default on; `TOKENJUICE_LEDGER=0` turns it off).
     """
 
     def __init__(
@@ -73,7 +76,8 @@ class Reducer:
         user_rules: bool = True,
         project_rules: bool = True,
         project_gate: Callable[[str], str | None] | None = None,
-        offload: Callable[[ToolRun, Reduction, str], str | None] | None = None,
+        store: bool | Store | None = None,
+        record: bool | None = None,
     ) -> None:
         self.cwd = cwd
         self._fixed_rules = rules
@@ -86,7 +90,26 @@ class Reducer:
         self.user_rules = user_rules
         self.project_rules = project_rules
         self.project_gate = project_gate
-        self.offload = offload
+        import os
+
+        if store is None:
+            store = os.environ.get("TOKENJUICE_STORE", "1") not in ("0", "false", "no", "off")
+        self._store_enabled = bool(store)
+        self._store: Store | None = store if not isinstance(store, bool) else None
+        if record is None:
+            record = os.environ.get("TOKENJUICE_LEDGER", "1") not in ("0", "false", "no", "off")
+        self.record = record
+
+    @property
+    def store(self) -> Store | None:
+        """The artifact store, opened on first use (None when disabled)."""
+        if not self._store_enabled:
+            return None
+        if self._store is None:
+            from tokenjuice.store.artifacts import Store
+
+            self._store = Store()
+        return self._store
 
     # ------------------------------------------------------------------ rules
 
@@ -201,7 +224,41 @@ class Reducer:
             _log.remove_listener(listener)
         red.warnings = warnings
         red.duration_ms = (time.perf_counter() - t0) * 1000
+        if self.record:
+            self._record(run, red, cmd)
         return red
+
+    def _record(self, run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> None:
+        try:
+            from tokenjuice.store import ledger
+
+            ledger.append(ledger.make_record(run, red, cmd))
+        except Exception as exc:  # noqa: BLE001 - the ledger never costs a reduction
+            _log.debug(f"ledger record skipped: {exc}")
+
+    def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
+        """Store the raw output; the pointer text for the footer."""
+        store = self.store
+        if store is None:
+            return None  # turned off on purpose: nothing to point to, nothing to apologise for
+        from tokenjuice.store.artifacts import StoreError
+        from tokenjuice.store.ledger import signature
+
+        data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
+        try:
+            aid = store.put(
+                data,
+                session=run.session_id,
+                command=run.command_text()[:500] or signature(None),
+                rule=red.rule_id,
+                exit_code=run.exit_code,
+                lines=red.lines_total,
+            )
+        except StoreError as exc:
+            _log.warn(str(exc), key="store-error")
+            return "raw output not kept (store unavailable)"
+        red.artifact = aid
+        return f"full output: tokenjuice cat {aid}"
 
     def _reduce(
         self,
@@ -270,12 +327,8 @@ class Reducer:
             exit_code=run.exit_code,
         )
         pointer = None
-        if self.offload is not None and (out.omitted or out.shortened):
-            try:
-                pointer = self.offload(run, red, raw)
-            except Exception as exc:  # noqa: BLE001 - a store failure never fails the reduction
-                _log.warn(f"raw output not kept: {exc}")
-                pointer = "raw output not kept"
+        if out.omitted or out.shortened:
+            pointer = self._keep_raw(run, red, raw)
         text = inline.compose(run.exit_code, facts, out.body, out.omitted, out.shortened, pointer, _exit_note(run))
         if len(text) >= len(raw):
             return self._raw(run, raw, "original", cls)
@@ -300,11 +353,9 @@ class Reducer:
             omitted["middle"] = dropped
         head = inline.exit_line(run.exit_code, _exit_note(run))
         text = f"{head}\n{body}" if head else body
-        if omitted:
-            text += "\n" + (inline.footer(omitted) or "")
         cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
         n_lines = sum(1 for ln in body.split("\n") if ln.strip())
-        return Reduction(
+        red = Reduction(
             text=text,
             rule_id=cls.matched_reducer or mode,
             family=cls.family,
@@ -320,6 +371,12 @@ class Reducer:
             mode=mode,
             exit_code=run.exit_code,
         )
+        if omitted:
+            pointer = self._keep_raw(run, red, raw)
+            red.text = text + "\n" + (inline.footer(omitted, 0, pointer) or "")
+            red.reduced_chars = len(red.text)
+            red.reduced_tokens = tok.count(red.text)
+        return red
 
 
 def _exit_note(run: ToolRun) -> str | None:

@@ -384,7 +384,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     else:
         out.drop("filtered", keep_dropped)
 
-    if collector.total_weight == 0:
+    if not any(e.text.strip() for e in collector.entries):
         # Nothing but blank lines survived.
         on_empty = d.get("onEmpty")
         out.body = [on_empty] if on_empty and not out.headline else []

@@ -158,7 +158,7 @@ class FixturesReport:
 def builtin_reducer() -> Reducer:
     from tokenjuice.reduce.engine import Reducer
 
-    return Reducer(user_rules=False, project_rules=False)
+    return Reducer(user_rules=False, project_rules=False, store=False, record=False)
 
 
 def run_fixtures(directory: str | None = None, *, out: TextIO | None = None, quiet: bool = False) -> FixturesReport:

@@ -1,0 +1,67 @@
+"""`tokenjuice cat ID [--lines A-B | --head N | --tail N]`: a stored output, byte for byte."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tokenjuice.cli.main import UserError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID", help="artifact id (or a unique prefix of at least 4 digits)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive; A- or -B open)")
+    g.add_argument("--head", type=int, metavar="N", help="only the first N lines")
+    g.add_argument("--tail", type=int, metavar="N", help="only the last N lines")
+    p.add_argument("--info", action="store_true", help="print what is known about the artifact instead")
+
+
+def parse_range(spec: str) -> tuple[int, int | None]:
+    a, sep, b = spec.partition("-")
+    try:
+        start = int(a) if a else 1
+        end = int(b) if b else None
+        if not sep:
+            end = start
+    except ValueError:
+        raise UserError(f"--lines takes A-B (e.g. 120-180), not {spec!r}") from None
+    if start < 1 or (end is not None and end < start):
+        raise UserError(f"--lines range {spec!r} is empty or starts before line 1")
+    return start, end
+
+
+def open_artifact(ident: str) -> tuple[object, str]:
+    from tokenjuice.store.artifacts import Store, StoreError
+
+    store = Store()
+    try:
+        return store, store.resolve(ident)
+    except KeyError as exc:
+        raise UserError(str(exc).strip("'\"")) from None
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from tokenjuice.store.artifacts import Store
+    from tokenjuice.store.slicing import select_lines
+
+    if (args.head is not None and args.head < 0) or (args.tail is not None and args.tail < 0):
+        raise UserError("--head/--tail take a non-negative number of lines")
+    start, end = parse_range(args.lines) if args.lines else (1, None)
+    store, aid = open_artifact(args.id)
+    assert isinstance(store, Store)
+    if args.info:
+        import json
+
+        sys.stdout.write(json.dumps(store.info(aid).to_dict(), indent=2) + "\n")
+        return 0
+    out = sys.stdout.buffer
+    chunks = store.iter_bytes(aid)
+    if args.lines or args.head is not None or args.tail is not None:
+        chunks = select_lines(chunks, start=start, end=end, head=args.head, tail=args.tail)
+    for chunk in chunks:
+        out.write(chunk)
+    out.flush()
+    return 0

@@ -1,0 +1,188 @@
+"""`tokenjuice doctor [hooks]`: rule layers, invalid rules, store health, tokenizer, host hooks."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "topic", nargs="?", choices=("all", "hooks"), default="all", help="'hooks' checks only the coding-agent hooks"
+    )
+    p.add_argument("--cwd", metavar="DIR", help="project directory to check (default: the current one)")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+
+
+def run(args: argparse.Namespace) -> int:
+    report: dict[str, object] = {}
+    problems: list[str] = []
+    if args.topic == "all":
+        report["version"] = _version()
+        report["rules"] = _rules(args.cwd, problems)
+        report["store"] = _store(problems)
+        report["ledger"] = _ledger()
+        report["tokenizer"] = _tokenizer()
+    report["hooks"] = _hooks(problems)
+    report["problems"] = problems
+    if args.json:
+        import json
+
+        sys.stdout.write(json.dumps(report, indent=2, default=str) + "\n")
+    else:
+        _print(report)
+    return 1 if problems else 0
+
+
+def _version() -> str:
+    from tokenjuice import __version__
+
+    return f"tokenjuice {__version__} on Python {sys.version.split()[0]}"
+
+
+def _rules(cwd: str | None, problems: list[str]) -> dict[str, object]:
+    from tokenjuice.rules.verify import verify_rules
+
+    rep = verify_rules(cwd)
+    problems.extend(str(p) for p in rep.problems)
+    for layer, why in rep.skipped_layers.items():
+        problems.append(f"{layer} rules not loaded: {why}")
+    return {
+        "layers": {
+            layer: {"dir": d, "rules": rep.layer_counts.get(layer, 0), "skipped": rep.skipped_layers.get(layer)}
+            for layer, d in rep.layer_dirs.items()
+        },
+        "rules": rep.rules,
+        "families": rep.families,
+        "invalid": len(rep.problems),
+    }
+
+
+def _store(problems: list[str]) -> dict[str, object]:
+    from tokenjuice.store.artifacts import Store, StoreError
+
+    store = Store()
+    info: dict[str, object] = {
+        "path": store.path,
+        "retention_days": store.retention_days,
+        "max_mb": round(store.max_bytes / 1048576),
+    }
+    if os.environ.get("TOKENJUICE_STORE", "1") in ("0", "false", "no", "off"):
+        info["disabled"] = "TOKENJUICE_STORE=0"
+    try:
+        count, raw, stored = store.totals()
+        info.update(
+            {
+                "artifacts": count,
+                "raw_mb": round(raw / 1048576, 2),
+                "disk_mb": round(stored / 1048576, 2),
+                "check": store.check(),
+            }
+        )
+        wal = store.path + "-wal"
+        if os.path.exists(wal):
+            info["wal_mb"] = round(os.path.getsize(wal) / 1048576, 2)
+        mode = os.stat(store.root).st_mode & 0o777
+        if mode & 0o077:
+            problems.append(f"store directory {store.root} is readable by others (mode {mode:o}); chmod 700 it")
+        if info["check"] != "ok":
+            problems.append(f"store integrity check: {info['check']}")
+    except StoreError as exc:
+        info["error"] = str(exc)
+        problems.append(str(exc))
+    return info
+
+
+def _ledger() -> dict[str, object]:
+    from tokenjuice.store import ledger
+
+    d = ledger.ledger_dir()
+    try:
+        files = sorted(n for n in os.listdir(d) if n.endswith(".jsonl"))
+    except OSError:
+        files = []
+    size = sum(os.path.getsize(os.path.join(d, n)) for n in files)
+    records = sum(1 for _ in ledger.iter_records()) if files else 0
+    return {
+        "dir": d,
+        "files": len(files),
+        "records": records,
+        "kb": round(size / 1024, 1),
+        "disabled": os.environ.get("TOKENJUICE_LEDGER", "1") in ("0", "false", "no", "off"),
+    }
+
+
+def _tokenizer() -> dict[str, object]:
+    from tokenjuice import tokens
+
+    avail = tokens.available()
+    choice = os.environ.get("TOKENJUICE_TOKENIZER", "auto")
+    if avail["o200k_base"]:
+        cli = "o200k_base" if choice in ("o200k", "o200k_base", "exact") else tokens.ESTIMATE_NAME
+        lib = tokens.ESTIMATE_NAME if choice in ("estimate", "approx") else "o200k_base"
+    else:
+        cli = lib = tokens.ESTIMATE_NAME
+    return {"setting": choice, "o200k_base_installed": avail["o200k_base"], "cli": cli, "long_lived": lib}
+
+
+def _hooks(problems: list[str]) -> dict[str, object]:
+    import importlib
+
+    try:
+        registry = importlib.import_module("tokenjuice.hosts").registry
+    except ImportError:
+        return {}
+    out: dict[str, object] = {}
+    for name, host in registry().items():
+        status = host.status()
+        out[name] = status.to_dict()
+        problems.extend(f"{name}: {p}" for p in status.problems)
+    return out
+
+
+def _print(report: dict[str, object]) -> None:
+    w = sys.stdout.write
+    if "version" in report:
+        w(f"{report['version']}\n\n")
+    rules = report.get("rules")
+    if isinstance(rules, dict):
+        w(f"rules: {rules['rules']} in {rules['families']} families, {rules['invalid']} invalid\n")
+        for layer, info in rules["layers"].items():
+            note = f"  (not loaded: {info['skipped']})" if info.get("skipped") else ""
+            w(f"  {layer:8} {info['rules']:4d}  {info['dir'] or '(none found)'}{note}\n")
+    store = report.get("store")
+    if isinstance(store, dict):
+        w(f"\nstore: {store['path']}\n")
+        if "error" in store:
+            w(f"  unavailable: {store['error']}\n")
+        else:
+            w(f"  {store.get('artifacts', 0)} outputs, {store.get('raw_mb', 0)} MB raw, ")
+            w(f"{store.get('disk_mb', 0)} MB on disk, check {store.get('check')}; ")
+            w(f"keeps {store['retention_days']:g} days, at most {store['max_mb']} MB\n")
+        if store.get("disabled"):
+            w(f"  disabled by {store['disabled']}\n")
+    ledger = report.get("ledger")
+    if isinstance(ledger, dict):
+        w(
+            f"\nledger: {ledger['records']} records in {ledger['files']} files ({ledger['kb']} KB) at {ledger['dir']}"
+            f"{' (disabled)' if ledger['disabled'] else ''}\n"
+        )
+    tok = report.get("tokenizer")
+    if isinstance(tok, dict):
+        w(
+            f"\ntokens: CLI counts with {tok['cli']}, long-lived processes with {tok['long_lived']}"
+            f" (TOKENJUICE_TOKENIZER={tok['setting']}; o200k_base extra "
+            f"{'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
+        )
+    hooks = report.get("hooks")
+    if isinstance(hooks, dict) and hooks:
+        w("\nhooks:\n")
+        for name, st in hooks.items():
+            assert isinstance(st, dict)
+            w(f"  {name:12} {st.get('summary')}\n")
+    problems = report.get("problems") or []
+    assert isinstance(problems, list)
+    w(f"\n{len(problems)} problem{'s' if len(problems) != 1 else ''}\n")
+    for p in problems:
+        w(f"  - {p}\n")

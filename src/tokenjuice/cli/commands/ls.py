@@ -1,0 +1,53 @@
+"""`tokenjuice ls [--session S]`: stored outputs, most recently used first."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from tokenjuice.cli.main import UserError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--session", metavar="S", help="only this session's outputs")
+    p.add_argument("-n", "--limit", type=int, default=50, metavar="N", help="at most N rows (default 50)")
+    p.add_argument("--json", action="store_true", help="machine-readable")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tokenjuice.store.artifacts import Store, StoreError
+
+    try:
+        store = Store()
+        rows = store.list(args.session, max(args.limit, 1))
+        count, raw, stored = store.totals()
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        import json
+
+        sys.stdout.write(json.dumps([r.to_dict() for r in rows], indent=2) + "\n")
+        return 0
+    w = sys.stdout.write
+    if not rows:
+        w("no stored outputs" + (f" for session {args.session}" if args.session else "") + "\n")
+        return 0
+    w(f"{'id':12}  {'used':16}  {'size':>9}  {'exit':>4}  {'rule':24}  command\n")
+    for r in rows:
+        used = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.last_used))
+        cmd = (r.command or "").replace("\n", " ")
+        w(
+            f"{r.id:12}  {used:16}  {_size(r.size):>9}  {'' if r.exit_code is None else r.exit_code:>4}  "
+            f"{(r.rule or '-')[:24]:24}  {cmd[:60]}\n"
+        )
+    w(f"{count} stored outputs, {_size(raw)} raw, {_size(stored)} on disk — read one with: tokenjuice cat ID\n")
+    return 0
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"

@@ -1,0 +1,42 @@
+"""`tokenjuice prune`: delete stored outputs past their retention (age, total size)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tokenjuice.cli.main import UserError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--older-than", type=float, metavar="DAYS", help="remove outputs unused for DAYS (default 7)")
+    p.add_argument("--max-size", type=float, metavar="MB", help="then keep at most MB megabytes (default 256)")
+    p.add_argument("--all", action="store_true", help="remove every stored output")
+    p.add_argument("--ledger-older-than", type=float, metavar="DAYS", help="also delete ledger months older than DAYS")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tokenjuice.store import ledger
+    from tokenjuice.store.artifacts import Store, StoreError
+
+    for name in ("older_than", "max_size", "ledger_older_than"):
+        v = getattr(args, name)
+        if v is not None and v < 0:
+            raise UserError(f"--{name.replace('_', '-')} must not be negative")
+    try:
+        store = Store()
+        removed, freed = store.prune(
+            older_than_days=args.older_than,
+            max_bytes=int(args.max_size * 1048576) if args.max_size is not None else None,
+            everything=args.all,
+        )
+        count, _raw, stored = store.totals()
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    sys.stdout.write(
+        f"removed {removed} stored outputs ({freed / 1048576:.1f} MB); {count} remain ({stored / 1048576:.1f} MB)\n"
+    )
+    if args.ledger_older_than is not None:
+        n = ledger.prune(args.ledger_older_than)
+        sys.stdout.write(f"removed {n} ledger files\n")
+    return 0

@@ -1,0 +1,410 @@
+"""Artifact store: the raw output of lossy reductions, kept locally.
+
+One SQLite database in WAL mode (`store.sqlite3` under the state directory, mode 0600
+in a 0700 directory). An artifact's id is the first 12 hex digits of the SHA-256 of
+its bytes, so storing the same output again stores nothing new and the pointer in the
+reduced text is deterministic. Bodies above 4 KiB are zlib-compressed; very large
+bodies are written and read in chunks through SQLite's incremental blob I/O, so memory
+stays bounded. Retention: by age (default 7 days since last use) and by total stored
+size (default 256 MiB), pruned automatically at most once an hour and by
+`tokenjuice prune`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import zlib
+
+from tokenjuice import _log
+from tokenjuice.paths import state_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Iterator
+    from typing import Any
+
+ID_LEN = 12
+COMPRESS_ABOVE = 4096
+CHUNK = 1 << 20
+DEFAULT_RETENTION_DAYS = 7.0
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+AUTO_PRUNE_EVERY_S = 3600.0
+BUSY_TIMEOUT_MS = 5000
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS artifacts (
+    id TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    stored INTEGER NOT NULL,
+    codec TEXT NOT NULL,
+    created REAL NOT NULL,
+    last_used REAL NOT NULL,
+    session TEXT,
+    command TEXT,
+    rule TEXT,
+    exit_code INTEGER,
+    lines INTEGER,
+    data BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS artifacts_last_used ON artifacts(last_used);
+CREATE INDEX IF NOT EXISTS artifacts_session ON artifacts(session);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class StoreError(RuntimeError):
+    """The store cannot be used (disk full, read-only, corrupt)."""
+
+
+class ArtifactInfo:
+    __slots__ = (
+        "codec",
+        "command",
+        "created",
+        "exit_code",
+        "id",
+        "last_used",
+        "lines",
+        "rule",
+        "session",
+        "size",
+        "stored",
+    )
+
+    def __init__(self, row: sqlite3.Row) -> None:
+        self.id: str = row["id"]
+        self.size: int = row["size"]
+        self.stored: int = row["stored"]
+        self.codec: str = row["codec"]
+        self.created: float = row["created"]
+        self.last_used: float = row["last_used"]
+        self.session: str | None = row["session"]
+        self.command: str | None = row["command"]
+        self.rule: str | None = row["rule"]
+        self.exit_code: int | None = row["exit_code"]
+        self.lines: int | None = row["lines"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+def artifact_id(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:ID_LEN]
+
+
+class Store:
+    """The artifact store at `root` (default: the XDG state directory)."""
+
+    def __init__(
+        self, root: str | None = None, *, retention_days: float | None = None, max_bytes: int | None = None
+    ) -> None:
+        self.root = root or state_dir()
+        self.path = os.path.join(self.root, "store.sqlite3")
+        self.retention_days = (
+            retention_days
+            if retention_days is not None
+            else _env_float("TOKENJUICE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)
+        )
+        self.max_bytes = (
+            max_bytes
+            if max_bytes is not None
+            else int(_env_float("TOKENJUICE_STORE_MAX_MB", DEFAULT_MAX_BYTES / 1048576) * 1048576)
+        )
+        self._conn: sqlite3.Connection | None = None
+
+    # ------------------------------------------------------------------ db
+
+    def connect(self) -> sqlite3.Connection:
+        if self._conn is not None:
+            return self._conn
+        import sqlite3
+
+        try:
+            os.makedirs(self.root, mode=0o700, exist_ok=True)
+            os.chmod(self.root, 0o700)
+            fresh = not os.path.exists(self.path)
+            if fresh:
+                # Create the file ourselves so it is never world-readable, even briefly.
+                fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
+                os.close(fd)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version < SCHEMA_VERSION:
+                conn.executescript(_SCHEMA)
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            for suffix in ("", "-wal", "-shm"):
+                p = self.path + suffix
+                if os.path.exists(p):
+                    os.chmod(p, 0o600)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"artifact store unavailable at {self.path}: {exc}") from None
+        self._conn = conn
+        return conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    # ---------------------------------------------------------------- write
+
+    def put(
+        self,
+        data: bytes,
+        *,
+        session: str | None = None,
+        command: str | None = None,
+        rule: str | None = None,
+        exit_code: int | None = None,
+        lines: int | None = None,
+    ) -> str:
+        """Store `data` (or refresh it when already stored); return its id."""
+        import sqlite3
+
+        aid = artifact_id(data)
+        now = time.time()
+        conn = self.connect()
+        try:
+            cur = conn.execute(
+                "UPDATE artifacts SET last_used=?, session=coalesce(?, session), command=coalesce(?, command),"
+                " rule=coalesce(?, rule), exit_code=?, lines=coalesce(?, lines) WHERE id=?",
+                (now, session, command, rule, exit_code, lines, aid),
+            )
+            if cur.rowcount == 0:
+                codec, body = ("zlib", zlib.compress(data, 6)) if len(data) > COMPRESS_ABOVE else ("raw", data)
+                if codec == "zlib" and len(body) >= len(data):
+                    codec, body = "raw", data
+                conn.execute(
+                    "INSERT OR IGNORE INTO artifacts (id, sha256, size, stored, codec, created, last_used, session,"
+                    " command, rule, exit_code, lines, data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        aid,
+                        hashlib.sha256(data).hexdigest(),
+                        len(data),
+                        len(body),
+                        codec,
+                        now,
+                        now,
+                        session,
+                        command,
+                        rule,
+                        exit_code,
+                        lines,
+                        body,
+                    ),
+                )
+            self._maybe_prune(now)
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not store the raw output: {exc}") from None
+        return aid
+
+    def put_file(
+        self,
+        path: str,
+        *,
+        session: str | None = None,
+        command: str | None = None,
+        rule: str | None = None,
+        exit_code: int | None = None,
+        lines: int | None = None,
+    ) -> str:
+        """Store a (large) file's bytes with bounded memory: hash, compress, then write in chunks."""
+        import sqlite3
+        import tempfile
+
+        h = hashlib.sha256()
+        size = 0
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(CHUNK), b""):
+                h.update(chunk)
+                size += len(chunk)
+        full = h.hexdigest()
+        aid = full[:ID_LEN]
+        now = time.time()
+        conn = self.connect()
+        try:
+            cur = conn.execute("UPDATE artifacts SET last_used=? WHERE id=?", (now, aid))
+            if cur.rowcount:
+                return aid
+            comp = zlib.compressobj(6)
+            with open(path, "rb") as src, tempfile.TemporaryFile(dir=self.root) as tmp:
+                for chunk in iter(lambda: src.read(CHUNK), b""):
+                    tmp.write(comp.compress(chunk))
+                tmp.write(comp.flush())
+                stored = tmp.tell()
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute(
+                        "INSERT OR IGNORE INTO artifacts (id, sha256, size, stored, codec, created, last_used,"
+                        " session, command, rule, exit_code, lines, data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,"
+                        " zeroblob(?))",
+                        (aid, full, size, stored, "zlib", now, now, session, command, rule, exit_code, lines, stored),
+                    )
+                    tmp.seek(0)
+                    with conn.blobopen("artifacts", "data", _rowid(conn, aid)) as blob:
+                        for chunk in iter(lambda: tmp.read(CHUNK), b""):
+                            blob.write(chunk)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+            self._maybe_prune(now)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"could not store the raw output: {exc}") from None
+        return aid
+
+    # ----------------------------------------------------------------- read
+
+    def resolve(self, prefix: str) -> str:
+        """The full id for a unique id prefix (at least 4 hex digits)."""
+        p = prefix.strip().lower()
+        if len(p) < 4 or any(c not in "0123456789abcdef" for c in p):
+            raise KeyError(f"not an artifact id: {prefix!r}")
+        rows = (
+            self.connect().execute("SELECT id FROM artifacts WHERE id >= ? AND id < ? LIMIT 2", (p, p + "g")).fetchall()
+        )
+        if not rows:
+            raise KeyError(f"no artifact {prefix!r} (it may have been pruned)")
+        if len(rows) > 1:
+            raise KeyError(f"artifact id {prefix!r} is ambiguous; give more digits")
+        return str(rows[0]["id"])
+
+    def info(self, aid: str) -> ArtifactInfo:
+        row = (
+            self.connect()
+            .execute(
+                "SELECT id, size, stored, codec, created, last_used, session, command, rule, exit_code, lines"
+                " FROM artifacts WHERE id=?",
+                (aid,),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise KeyError(f"no artifact {aid!r}")
+        return ArtifactInfo(row)
+
+    def iter_bytes(self, aid: str) -> Iterator[bytes]:
+        """The artifact's bytes, decompressed in chunks."""
+        conn = self.connect()
+        info = self.info(aid)
+        rowid = _rowid(conn, aid)
+        decomp = zlib.decompressobj() if info.codec == "zlib" else None
+        with conn.blobopen("artifacts", "data", rowid, readonly=True) as blob:
+            while True:
+                chunk = blob.read(CHUNK)
+                if not chunk:
+                    break
+                yield decomp.decompress(chunk) if decomp is not None else chunk
+        if decomp is not None:
+            tail = decomp.flush()
+            if tail:
+                yield tail
+
+    def read(self, aid: str) -> bytes:
+        return b"".join(self.iter_bytes(aid))
+
+    def list(self, session: str | None = None, limit: int = 50) -> list[ArtifactInfo]:
+        sql = (
+            "SELECT id, size, stored, codec, created, last_used, session, command, rule, exit_code, lines"
+            " FROM artifacts"
+        )
+        args: tuple[Any, ...] = ()
+        if session:
+            sql += " WHERE session=?"
+            args = (session,)
+        sql += " ORDER BY last_used DESC, id LIMIT ?"
+        return [ArtifactInfo(r) for r in self.connect().execute(sql, (*args, limit))]
+
+    def totals(self) -> tuple[int, int, int]:
+        """(artifacts, raw bytes, stored bytes)."""
+        row = (
+            self.connect()
+            .execute("SELECT count(*), coalesce(sum(size), 0), coalesce(sum(stored), 0) FROM artifacts")
+            .fetchone()
+        )
+        return int(row[0]), int(row[1]), int(row[2])
+
+    def check(self) -> str:
+        row = self.connect().execute("PRAGMA quick_check").fetchone()
+        return str(row[0])
+
+    # ---------------------------------------------------------------- prune
+
+    def prune(
+        self, *, older_than_days: float | None = None, max_bytes: int | None = None, everything: bool = False
+    ) -> tuple[int, int]:
+        """Delete expired artifacts, then the least recently used beyond the size cap.
+
+        Returns (artifacts removed, stored bytes freed).
+        """
+        conn = self.connect()
+        days = self.retention_days if older_than_days is None else older_than_days
+        cap = self.max_bytes if max_bytes is None else max_bytes
+        removed = freed = 0
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if everything:
+                row = conn.execute("SELECT count(*), coalesce(sum(stored),0) FROM artifacts").fetchone()
+                conn.execute("DELETE FROM artifacts")
+                removed, freed = int(row[0]), int(row[1])
+            else:
+                cutoff = time.time() - days * 86400
+                row = conn.execute(
+                    "SELECT count(*), coalesce(sum(stored),0) FROM artifacts WHERE last_used < ?", (cutoff,)
+                ).fetchone()
+                conn.execute("DELETE FROM artifacts WHERE last_used < ?", (cutoff,))
+                removed, freed = int(row[0]), int(row[1])
+                total = int(conn.execute("SELECT coalesce(sum(stored),0) FROM artifacts").fetchone()[0])
+                if total > cap:
+                    for r in conn.execute("SELECT id, stored FROM artifacts ORDER BY last_used, id").fetchall():
+                        if total <= cap:
+                            break
+                        conn.execute("DELETE FROM artifacts WHERE id=?", (r["id"],))
+                        total -= int(r["stored"])
+                        removed += 1
+                        freed += int(r["stored"])
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_prune', ?)", (str(time.time()),))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if removed:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return removed, freed
+
+    def _maybe_prune(self, now: float) -> None:
+        conn = self.connect()
+        row = conn.execute("SELECT value FROM meta WHERE key='last_prune'").fetchone()
+        if row is not None and now - float(row[0]) < AUTO_PRUNE_EVERY_S:
+            return
+        try:
+            self.prune()
+        except Exception as exc:  # noqa: BLE001 - pruning is housekeeping, never fatal
+            _log.debug(f"auto-prune skipped: {exc}")
+
+
+def _rowid(conn: sqlite3.Connection, aid: str) -> int:
+    row = conn.execute("SELECT rowid FROM artifacts WHERE id=?", (aid,)).fetchone()
+    if row is None:
+        raise KeyError(f"no artifact {aid!r}")
+    return int(row[0])
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        _log.warn(f"{name}={value!r} is not a number; using {default:g}")
+        return default

@@ -1,0 +1,290 @@
+"""The artifact store, the ledger and the savings report, through the API and the CLI,
+with real command runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import load
+from tokenjuice.reduce.engine import Reducer
+from tokenjuice.rules.fixtures import fixture_run
+from tokenjuice.store import ledger
+from tokenjuice.store.artifacts import Store, StoreError, artifact_id
+from tokenjuice.store.report import Summary, discover, multipliers, parse_since
+
+TJ = [sys.executable, "-m", "tokenjuice"]
+
+
+def tj(
+    *args: str,
+    home: Path,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    e = dict(os.environ, TOKENJUICE_HOME=str(home), **(env or {}))
+    return subprocess.run([*TJ, *args], input=stdin, capture_output=True, env=e, timeout=120)
+
+
+BUILD = textwrap.dedent("""
+    import sys
+    out = sys.stdout.buffer
+    for i in range(4000):
+        out.write(f"compiling unit {i}/4000 [{'#' * (i % 40)}] \\u2014 ok\\n".encode())
+    out.write(b"bytes that are not UTF-8: \\xff\\xfe end\\r\\n")
+    out.write(b"src/engine/core.c:1234:17: error: use of undeclared identifier 'ctx'\\n")
+    out.flush()
+    sys.exit(2)
+""")
+
+
+def test_wrap_of_a_long_failing_build_points_to_a_byte_exact_copy(tmp_path: Path) -> None:
+    script = tmp_path / "build.py"
+    script.write_text(BUILD)
+    direct = subprocess.run([sys.executable, str(script)], capture_output=True).stdout
+    p = tj("wrap", "--", sys.executable, str(script), home=tmp_path)
+    text = p.stdout.decode()
+    assert p.returncode == 2
+    assert text.startswith("exit 2\n")
+    assert "src/engine/core.c:1234:17: error: use of undeclared identifier 'ctx'" in text
+    last = text.strip().splitlines()[-1]
+    assert last.startswith("[… ") and "lines omitted" in last
+    aid = last.rsplit("tokenjuice cat ", 1)[1].rstrip("]")
+    assert aid == artifact_id(direct)
+    cat = tj("cat", aid, home=tmp_path)
+    assert cat.returncode == 0
+    assert cat.stdout == direct  # byte for byte, invalid UTF-8 and CRLF included
+    assert tj("cat", aid[:6], "--lines", "2-3", home=tmp_path).stdout == b"".join(direct.splitlines(True)[1:3])
+    assert tj("cat", aid, "--tail", "1", home=tmp_path).stdout == direct.splitlines(True)[-1]
+    assert tj("cat", aid, "--head", "2", home=tmp_path).stdout == b"".join(direct.splitlines(True)[:2])
+    g = tj("grep", aid, r"error:", "-C", "1", home=tmp_path).stdout.decode()
+    assert "4002:src/engine/core.c:1234:17: error" in g
+    assert "4001-bytes that are not UTF-8" in g
+    # Reading back never offloads again: nothing new in the store.
+    before = Store(str(tmp_path / "state")).totals()
+    tj("cat", aid, home=tmp_path)
+    assert Store(str(tmp_path / "state")).totals() == before
+
+
+def test_no_pointer_when_nothing_was_dropped(tmp_path: Path) -> None:
+    p = tj("wrap", "--", sys.executable, "-c", "print('all good, 3 files checked')", home=tmp_path)
+    assert p.stdout.decode() == "all good, 3 files checked\n"
+    assert Store(str(tmp_path / "state")).totals()[0] == 0
+
+
+def test_store_layout_permissions_and_dedup(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "st"))
+    data = b"x" * 50_000 + b"\n"
+    a = store.put(data, session="s1", command="make", rule="build/make", exit_code=2, lines=1)
+    b = store.put(data, session="s2")
+    assert a == b == artifact_id(data)
+    count, raw, stored = store.totals()
+    assert (count, raw) == (1, len(data))
+    assert stored < raw / 50  # compressed
+    assert store.read(a) == data
+    assert stat.S_IMODE(os.stat(store.root).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
+    assert store.info(a).session == "s2"  # the latest run's metadata
+    assert store.resolve(a[:5]) == a
+    with pytest.raises(KeyError, match="no artifact"):
+        store.resolve("0000")
+
+
+def test_large_file_is_stored_in_chunks(tmp_path: Path) -> None:
+    src = tmp_path / "big.log"
+    with src.open("wb") as f:
+        for i in range(300_000):
+            f.write(f"line {i} of a large build log with some repeated text\n".encode())
+    store = Store(str(tmp_path / "st"))
+    aid = store.put_file(str(src), command="make", exit_code=0)
+    assert aid == artifact_id(src.read_bytes())
+    assert b"".join(store.iter_bytes(aid)) == src.read_bytes()
+
+
+def test_retention_by_age_and_size(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "st"), retention_days=7, max_bytes=10**9)
+    old = store.put(os.urandom(3000))
+    new = store.put(os.urandom(3000))
+    conn = store.connect()
+    conn.execute("UPDATE artifacts SET last_used = ? WHERE id = ?", (time.time() - 9 * 86400, old))
+    assert store.prune() == (1, 3000)
+    assert store.list() and [r.id for r in store.list()] == [new]
+    for _ in range(5):
+        store.put(os.urandom(4000))
+    removed, _ = store.prune(max_bytes=9000)
+    assert removed == 4
+    assert store.totals()[2] <= 9000
+
+
+def test_store_failure_never_fails_the_reduction(tmp_path: Path) -> None:
+    ro = tmp_path / "readonly"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        if os.access(ro, os.W_OK):
+            pytest.skip("running as root: permissions are not enforced")
+        red = Reducer(user_rules=False, project_rules=False, store=Store(str(ro / "state")), record=False).reduce_run(
+            fixture_run(load("pytest", "pytest-verbose-ra-failures"))
+        )
+        assert "raw output not kept (store unavailable)" in red.text
+        assert red.artifact is None
+    finally:
+        ro.chmod(0o700)
+
+
+def test_store_error_is_reported_for_a_corrupt_database(tmp_path: Path) -> None:
+    root = tmp_path / "st"
+    root.mkdir()
+    (root / "store.sqlite3").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError):
+        Store(str(root)).put(b"data")
+    red = Reducer(user_rules=False, project_rules=False, store=Store(str(root)), record=False).reduce_run(
+        fixture_run(load("pytest", "pytest-verbose-ra-failures"))
+    )
+    assert "raw output not kept (store unavailable)" in red.text
+
+
+def test_ledger_records_every_reduction(tmp_path: Path) -> None:
+    home = tmp_path
+    payload = json.dumps(
+        {
+            "toolName": "exec",
+            "command": "git -C repo status --short",
+            "sessionId": "sess-1",
+            "combinedText": load("git-status", "git-status-long")["combined"],
+            "exitCode": 0,
+        }
+    )
+    for _ in range(3):
+        assert tj("reduce-json", home=home, stdin=payload.encode()).returncode == 0
+    recs = list(ledger.iter_records(str(home / "state" / "ledger")))
+    assert len(recs) == 3
+    r = recs[0]
+    assert r["sig"] == "git status"
+    assert "cmd" not in r  # the full command line only when the user opts in
+    assert r["rule"] == "git/status"
+    assert r["family"] == "git-status"
+    assert r["session"] == "sess-1"
+    assert r["raw_chars"] > r["red_chars"] > 0
+    assert r["raw_tok"] > r["red_tok"] > 0
+    assert r["tokenizer"].startswith("estimate")
+    assert r["exit"] == 0
+    assert "lossy" in r
+    assert r["ms"] >= 0
+    opted = tj("reduce-json", home=home, stdin=payload.encode(), env={"TOKENJUICE_LEDGER_COMMANDS": "1"})
+    assert opted.returncode == 0
+    assert list(ledger.iter_records(str(home / "state" / "ledger")))[-1]["cmd"] == "git -C repo status --short"
+
+
+def test_partial_ledger_line_is_skipped(tmp_path: Path) -> None:
+    d = tmp_path / "ledger"
+    assert ledger.append({"ts": time.time(), "rule": "a", "raw_tok": 10, "red_tok": 1}, str(d))
+    with open(next(d.iterdir()), "ab") as f:
+        f.write(b'{"ts": 1, "rule": "b", "raw_to')  # a crash mid-write
+    assert [r["rule"] for r in ledger.iter_records(str(d))] == ["a"]
+
+
+def test_resend_model() -> None:
+    recs = [{"session": "s", "ts": float(i), "raw_tok": 100, "red_tok": 10} for i in range(4)]
+    recs.append({"ts": 9.0, "raw_tok": 100, "red_tok": 10})  # no session: counts once
+    assert multipliers(recs) == [4, 3, 2, 1, 1]
+    s = Summary(recs)
+    assert s.total.saved == 5 * 90
+    assert s.total.resend_saved == 90 * (4 + 3 + 2 + 1 + 1)
+    host_turns = [
+        {"session": "h", "ts": 0.0, "turn": 2, "raw_tok": 50, "red_tok": 0},
+        {"session": "h", "ts": 1.0, "turn": 5, "raw_tok": 50, "red_tok": 0},
+    ]
+    assert multipliers(host_turns) == [4, 1]
+
+
+def test_discover_ranks_by_tokens_at_stake() -> None:
+    recs = [
+        {
+            "rule": "generic/fallback",
+            "family": "generic",
+            "sig": "terraform plan",
+            "mode": "generic",
+            "raw_tok": 5000,
+            "red_tok": 3000,
+        },
+        {
+            "rule": "generic/fallback",
+            "family": "generic",
+            "sig": "bazel build",
+            "mode": "passthrough",
+            "raw_tok": 950,
+            "red_tok": 950,
+        },
+        {"rule": "lint/x", "family": "x", "sig": "x", "raw_tok": 1000, "red_tok": 900},
+        {"rule": "tests/pytest", "family": "pytest", "sig": "pytest", "raw_tok": 10000, "red_tok": 500},
+    ]
+    found = discover(recs)
+    assert [f.name for f in found] == ["terraform plan", "bazel build", "lint/x"]
+    assert found[0].kind == "no-rule"
+    assert found[2].kind == "low-savings"
+    assert "dense output" in found[1].hint
+
+
+def test_stats_discover_ls_prune_doctor_cli(tmp_path: Path) -> None:
+    home = tmp_path
+    script = tmp_path / "build.py"
+    script.write_text(BUILD)
+    env = {"TOKENJUICE_SESSION": "agent-7"}
+    for _ in range(2):
+        tj("wrap", "--", sys.executable, str(script), home=home, env=env)
+    tj("wrap", "--", sys.executable, "-c", "print('\\n'.join(f'row {i} ok' for i in range(3000)))", home=home, env=env)
+    out = tj("stats", home=home).stdout.decode()
+    assert "3 reductions, 1 sessions" in out
+    assert "including re-sends" in out
+    assert "saved tokens by family" in out
+    js = json.loads(tj("stats", "--by", "command", "--format", "json", home=home).stdout)
+    assert js["total"]["runs"] == 3
+    assert js["total"]["saved_tokens_with_resends"] > js["total"]["saved_tokens"]
+    assert {g["name"] for g in js["groups"]} == {"python"}
+    html_path = tmp_path / "report.html"
+    assert tj("stats", "--html", str(html_path), home=home).returncode == 0
+    page = html_path.read_text()
+    assert page.startswith("<!doctype html>") and "<svg" in page and "<script" not in page
+    assert "python" in tj("discover", home=home).stdout.decode()
+    listing = tj("ls", "--session", "agent-7", home=home).stdout.decode()
+    assert "stored outputs" in listing
+    assert tj("ls", "--session", "nobody", home=home).stdout.decode().startswith("no stored outputs")
+    doc = tj("doctor", home=home)
+    assert doc.returncode == 0, doc.stdout
+    assert b"store:" in doc.stdout and b"tokens:" in doc.stdout and b"0 problems" in doc.stdout
+    pr = tj("prune", "--all", home=home).stdout.decode()
+    assert pr.startswith("removed ")
+    assert tj("ls", home=home).stdout.decode().startswith("no stored outputs")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["cat", "zzzz"], "not an artifact id"),
+        (["cat", "abcd"], "no artifact 'abcd'"),
+        (["cat", "abcd", "--lines", "9-2"], "is empty"),
+        (["grep", "abcd", "("], "invalid pattern"),
+        (["stats", "--since", "yesterday"], "--since takes"),
+        (["prune", "--older-than", "-3"], "must not be negative"),
+    ],
+)
+def test_bad_input_is_one_line(tmp_path: Path, args: list[str], fragment: str) -> None:
+    p = tj(*args, home=tmp_path)
+    assert p.returncode == 2
+    err = p.stderr.decode()
+    assert err.count("\n") == 1 and fragment in err, err
+
+
+def test_parse_since() -> None:
+    assert abs(parse_since("2d") - (time.time() - 2 * 86400)) < 5
+    with pytest.raises(ValueError, match="--since"):
+        parse_since("soon")
