@@ -87,7 +87,7 @@ def _make_counter() -> Counter:
 def exact_counter() -> Counter | None:
     """o200k_base from the optional extra; None when it is not installed."""
     try:
-        import bpe_openai  # type: ignore[import-untyped]
+        import bpe_openai  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
     enc = bpe_openai.get_encoding("o200k_base")
