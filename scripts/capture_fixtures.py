@@ -46,6 +46,11 @@ def main() -> int:
         help="where pip/npm-installed tools are kept between runs",
     )
     ap.add_argument("--keep-workdir", action="store_true", help="keep the scratch projects for inspection")
+    ap.add_argument(
+        "--scratch",
+        default=str(Path(tempfile.gettempdir()) / "tokenjuice-capture"),
+        help="where the throwaway projects are built (emptied per module)",
+    )
     ap.add_argument("--list", action="store_true", help="list capture modules and exit")
     ap.add_argument("--no-goldens", action="store_true", help="do not regenerate golden files")
     args = ap.parse_args()
@@ -62,7 +67,12 @@ def main() -> int:
     out = Path(args.out)
     tools = Path(args.tools)
     tools.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix="tj-capture-"))
+    # A fixed scratch root (emptied first) keeps paths that tools print stable across
+    # re-captures, so goldens only change when the output really changes.
+    scratch = Path(args.scratch)
+    for name in names:
+        shutil.rmtree(scratch / name, ignore_errors=True)
+    scratch.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     status = 0
     for name in names:
@@ -87,7 +97,8 @@ def main() -> int:
     if args.keep_workdir:
         print(f"scratch projects kept in {scratch}")
     else:
-        shutil.rmtree(scratch, ignore_errors=True)
+        for name in names:
+            shutil.rmtree(scratch / name, ignore_errors=True)
     if written and not args.no_goldens:
         from update_goldens import update
 

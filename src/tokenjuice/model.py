@@ -165,6 +165,7 @@ class Reduction:
         "raw_tokens",
         "reduced_chars",
         "reduced_tokens",
+        "redactions",
         "rule_id",
         "text",
         "tokenizer",
@@ -214,6 +215,8 @@ class Reduction:
         self.warnings = list(warnings)
         # Filled by the store when the raw output was kept (see tokenjuice.store).
         self.artifact: str | None = None
+        # Secrets replaced before reduction, by kind (see tokenjuice.redact).
+        self.redactions: dict[str, int] = {}
 
     @property
     def lines_omitted(self) -> int:
@@ -253,6 +256,7 @@ class Reduction:
             "lossy": self.lossy,
             "omitted": dict(self.omitted),
             "artifact": self.artifact,
+            "redactions": dict(self.redactions),
             "durationMs": round(self.duration_ms, 3),
         }
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from tokenjuice.rules.loader import RuleSet
     from tokenjuice.rules.rule import Rule
     from tokenjuice.rules.select import Candidate
+    from tokenjuice.redact import Redactor
     from tokenjuice.store.artifacts import Store
 
 DEFAULT_DENSITY_THRESHOLD = 0.3
@@ -60,7 +61,9 @@ class Reducer:
     `store`: keep the raw output of lossy reductions in the artifact store and point to
     it from the text (default on; `TOKENJUICE_STORE=0` turns it off; a `Store` instance
     chooses where). `record`: append one ledger record per reduction for
-    `tokenjuice stats` (default on; `TOKENJUICE_LEDGER=0` turns it off).
+    `tokenjuice stats` (default on; `TOKENJUICE_LEDGER=0` turns it off). `redactor`:
+    secrets are replaced before anything else sees the output (default on; see
+    `tokenjuice.redact`).
     """
 
     def __init__(
@@ -78,6 +81,7 @@ class Reducer:
         project_gate: Callable[[str], str | None] | None = None,
         store: bool | Store | None = None,
         record: bool | None = None,
+        redactor: bool | Redactor | None = None,
     ) -> None:
         self.cwd = cwd
         self._fixed_rules = rules
@@ -99,6 +103,8 @@ class Reducer:
         if record is None:
             record = os.environ.get("TOKENJUICE_LEDGER", "1") not in ("0", "false", "no", "off")
         self.record = record
+        # None/True: the configured redactor (config.toml, TOKENJUICE_REDACT); False: off.
+        self.redactor = redactor
 
     @property
     def store(self) -> Store | None:
@@ -203,11 +209,13 @@ class Reducer:
         max_inline_tokens: int | None = None,
     ) -> Reduction:
         t0 = time.perf_counter()
-        raw = run.combined
         warnings: list[str] = []
         listener = warnings.append
         _log.add_listener(listener)
+        redactions: dict[str, int] = {}
         try:
+            run, redactions = self._redact(run)
+            raw = run.combined
             cmd = analyze(run.command, run.argv, run.cwd)
             if bypass or is_raw_request(cmd.argv) or is_raw_request(run.argv):
                 red = self._raw(run, raw, "raw")
@@ -223,10 +231,60 @@ class Reducer:
         finally:
             _log.remove_listener(listener)
         red.warnings = warnings
+        red.redactions = redactions
         red.duration_ms = (time.perf_counter() - t0) * 1000
         if self.record:
             self._record(run, red, cmd)
         return red
+
+    def _redact(self, run: ToolRun) -> tuple[ToolRun, dict[str, int]]:
+        """Replace detected secrets in every field the run carries (before anything else)."""
+        redactor = self._redactor()
+        if redactor is None:
+            return run, {}
+        found: dict[str, int] = {}
+
+        def clean(text: str | None) -> str | None:
+            if not text:
+                return text
+            out, n = redactor.redact(text)
+            for k, v in n.items():
+                found[k] = found.get(k, 0) + v
+            return out
+
+        combined = clean(run.combined)
+        if not found:
+            return run, {}
+        counts = dict(found)
+        raw_bytes = run.raw_bytes
+        if raw_bytes is not None:
+            # Byte-exact except for the redacted spans: undecodable bytes round-trip.
+            raw_bytes = (clean(raw_bytes.decode("utf-8", "surrogateescape")) or "").encode("utf-8", "surrogateescape")
+        redacted = ToolRun(
+            tool_name=run.tool_name,
+            command=clean(run.command),
+            argv=run.argv,
+            cwd=run.cwd,
+            stdout=clean(run.stdout),
+            stderr=clean(run.stderr),
+            combined=combined,
+            exit_code=run.exit_code,
+            duration_ms=run.duration_ms,
+            session_id=run.session_id,
+            metadata=run.metadata,
+            interleave=None if len(combined or "") != len(run.combined) else run.interleave,
+            raw_bytes=raw_bytes,
+        )
+        return redacted, counts
+
+    def _redactor(self) -> Redactor | None:
+        if self.redactor is False:
+            return None
+        if self.redactor is None or self.redactor is True:
+            from tokenjuice.redact import default_redactor
+
+            return default_redactor()
+        return self.redactor
 
     def _record(self, run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> None:
         try:

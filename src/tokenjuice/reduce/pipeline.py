@@ -110,6 +110,7 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
     strip = transforms.get("stripAnsi", True) is not False
     trim = transforms.get("trimEmptyEdges", True) is not False
     dedupe = transforms.get("dedupeAdjacent", True) is not False
+    fold_blanks = transforms.get("collapseBlankRuns", True) is not False
     whole = strip and "\x1b[" in text and nz.has_redraw(text)
     if whole:
         # Cursor-up redraws span lines: replay the whole text once.
@@ -147,7 +148,7 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
             lines.insert(0, carry[0])
             if btags is not None:
                 btags.insert(0, carry[2])
-        batch = _fold(lines, btags, dedupe, carry[1] if carry is not None else None)
+        batch = _fold(lines, btags, dedupe, carry[1] if carry is not None else None, fold_blanks)
         if not batch.text:
             continue
         carry = (batch.text.pop(), batch.weights.pop(), batch.tags.pop() if batch.tags is not None else 0)
@@ -157,7 +158,9 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
         yield Batch([carry[0]], [carry[1]], [carry[2]] if tags is not None else None)
 
 
-def _fold(lines: list[str], tags: list[int] | None, dedupe: bool, first_weight: int | None) -> Batch:
+def _fold(
+    lines: list[str], tags: list[int] | None, dedupe: bool, first_weight: int | None, fold_blanks: bool = True
+) -> Batch:
     """Weights for one batch; fold blank runs and (if `dedupe`) identical neighbours.
 
     Most batches have neither repeats nor blank runs; both are detected with C-level
@@ -169,6 +172,8 @@ def _fold(lines: list[str], tags: list[int] | None, dedupe: bool, first_weight: 
         weights[i] = 0
     if first_weight is not None and lines:
         weights[0] = first_weight
+    if not dedupe and not fold_blanks:
+        return Batch(lines, weights, tags)
     pairs = map(operator.eq, lines, lines[1:])
     if not any(pairs):
         return Batch(lines, weights, tags)
@@ -177,7 +182,7 @@ def _fold(lines: list[str], tags: list[int] | None, dedupe: bool, first_weight: 
     t: list[int] | None = [] if tags is not None else None
     prev: str | None = None
     for i, line in enumerate(lines):
-        if line == prev and (not line or dedupe):
+        if line == prev and ((not line and fold_blanks) or (line and dedupe)):
             w[-1] += weights[i]
             continue
         out.append(line)

@@ -118,6 +118,8 @@ def make_record(run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> dict[s
     }
     if red.artifact:
         rec["artifact"] = red.artifact
+    if red.redactions:
+        rec["redacted"] = sum(red.redactions.values())
     session = run.session_id or os.environ.get("TOKENJUICE_SESSION")
     if session:
         rec["session"] = session

@@ -55,6 +55,20 @@ class Builder:
         self.weights.append(0)
         self.protected.append(protect)
 
+    def keep_all(self, *, protect: bool = False) -> FormatOutput:
+        """Every input line as it is (a list where each line is the signal); final."""
+        for i in range(len(self.src_lines)):
+            self.keep(i, protect=protect)
+        return self.build(final=True, essential=protect)
+
+    def group(self, indices: list[int], text: str, *, protect: bool = False) -> None:
+        """One output line standing for several input lines whose content it carries."""
+        if not indices:
+            return
+        self.lines.append(text)
+        self.weights.append(sum(self.src_weights[i] for i in indices))
+        self.protected.append(protect)
+
     def headline_from(self, i: int, text: str) -> None:
         """Input line i becomes the facts line at the top (several such lines join)."""
         self.headline = text if self.headline is None else f"{self.headline}; {text}"
