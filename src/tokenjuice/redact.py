@@ -174,8 +174,18 @@ def default_redactor() -> Redactor | None:
         conf = _config()
         if conf.get("enabled", True) is False:
             return None
-        _default = Redactor(conf.get("extra_patterns", ()), conf.get("allow", ()))
+        _default = Redactor(_strings(conf.get("extra_patterns")), _strings(conf.get("allow")))
     return _default
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    if value is not None:
+        from tokenjuice import _log
+
+        _log.warn(f"config.toml [redaction]: expected a list of strings, got {value!r}; ignored")
+    return []
 
 
 def _config() -> dict[str, object]:

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tokenjuice.command import CommandInfo
+    from tokenjuice.redact import Redactor
     from tokenjuice.rules.loader import RuleSet
     from tokenjuice.rules.rule import Rule
     from tokenjuice.rules.select import Candidate
-    from tokenjuice.redact import Redactor
     from tokenjuice.store.artifacts import Store
 
 DEFAULT_DENSITY_THRESHOLD = 0.3
