@@ -201,6 +201,20 @@ def load_file(path: str) -> tuple[list[dict[str, Any]], list[Problem]]:
     return rules, problems
 
 
+def load_layer_files(paths: list[str], layer: str, into: RuleSet) -> None:
+    """Add rules from explicit files or directories (API callers' own rules)."""
+    for p in paths:
+        files = rule_files(p) if os.path.isdir(p) else [p]
+        for path in files:
+            datas, problems = load_file(path)
+            for prob in problems:
+                into.problems.append(prob)
+                _log.warn(f"{prob}; rule skipped", key=f"rule-problem:{prob}")
+            for data in datas:
+                into.add(Rule(data, layer, path))
+                into.layer_counts[layer] = into.layer_counts.get(layer, 0) + 1
+
+
 def _parse_layers(layers: list[tuple[str, str | None]]) -> tuple[list[tuple[str, str, dict[str, Any]]], list[Problem]]:
     rules: list[tuple[str, str, dict[str, Any]]] = []
     problems: list[Problem] = []
