@@ -34,12 +34,16 @@ class ShellSyntaxError(ValueError):
 
 
 class Token:
-    __slots__ = ("kind", "quoted", "value")
+    """A word, operator or redirection; `start`/`end` index it in the source line."""
 
-    def __init__(self, kind: str, value: str, quoted: bool = False) -> None:
+    __slots__ = ("end", "kind", "quoted", "start", "value")
+
+    def __init__(self, kind: str, value: str, quoted: bool = False, start: int = 0, end: int = 0) -> None:
         self.kind = kind
         self.value = value
         self.quoted = quoted
+        self.start = start
+        self.end = end
 
     def __repr__(self) -> str:
         return f"{self.kind}:{self.value!r}"
@@ -193,7 +197,7 @@ def tokenize(s: str) -> list[Token]:
             i = n if j < 0 else j
             continue
         if c == "\n":
-            tokens.append(Token(OP, ";"))
+            tokens.append(Token(OP, ";", start=i, end=i + 1))
             i += 1
             continue
         if c == "&" and s[i + 1 : i + 2] == ">":
@@ -202,30 +206,31 @@ def tokenize(s: str) -> list[Token]:
         if c in _OP_CHARS:
             two = s[i : i + 2]
             if two in ("&&", "||", "|&", ";;"):
-                tokens.append(Token(OP, two))
+                tokens.append(Token(OP, two, start=i, end=i + 2))
                 i += 2
             else:
-                tokens.append(Token(OP, c))
+                tokens.append(Token(OP, c, start=i, end=i + 1))
                 i += 1
             continue
         if c in "<>":
             if s[i + 1 : i + 2] == "(":
-                word, i, q = _read_word(s, i)
-                tokens.append(Token(WORD, word, q))
+                word, j, q = _read_word(s, i)
+                tokens.append(Token(WORD, word, q, i, j))
+                i = j
                 continue
             i = _read_redirect(s, i, "", tokens)
             continue
         word, j, quoted = _read_word(s, i)
         # `2>file`, `2>&1`: a bare number glued to a redirection is its fd.
         if not quoted and word.isdigit() and j < n and s[j] in "<>":
-            i = _read_redirect(s, j, word, tokens)
+            i = _read_redirect(s, j, word, tokens, start=i)
             continue
-        tokens.append(Token(WORD, word, quoted))
+        tokens.append(Token(WORD, word, quoted, i, j))
         i = j
     return tokens
 
 
-def _read_redirect(s: str, i: int, fd: str, tokens: list[Token]) -> int:
+def _read_redirect(s: str, i: int, fd: str, tokens: list[Token], start: int | None = None) -> int:
     n = len(s)
     j = i
     while j < n and s[j] in "<>&|-" and j - i < 3:
@@ -234,7 +239,7 @@ def _read_redirect(s: str, i: int, fd: str, tokens: list[Token]) -> int:
     while j < n and s[j] in " \t":
         j += 1
     target, j, _ = _read_word(s, j) if j < n and s[j] not in _BREAK else ("", j, False)
-    tokens.append(Token(REDIR, fd + op + target))
+    tokens.append(Token(REDIR, fd + op + target, start=i if start is None else start, end=j))
     return j
 
 

@@ -189,27 +189,14 @@ def _strings(value: object) -> list[str]:
 
 
 def _config() -> dict[str, object]:
-    import os
+    from tokenjuice import config
 
-    from tokenjuice.paths import config_dir
-
-    path = os.path.join(config_dir(), "config.toml")
-    if not os.path.exists(path):
-        return {}
-    import tomllib
-
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        from tokenjuice import _log
-
-        _log.warn(f"{path}: {exc}; redaction uses its defaults")
-        return {}
-    section = data.get("redaction", {})
-    return section if isinstance(section, dict) else {}
+    return config.section("redaction")
 
 
 def reset() -> None:
     global _default
     _default = None
+    from tokenjuice import config
+
+    config.reset()

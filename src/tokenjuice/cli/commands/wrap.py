@@ -65,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
         max_inline_tokens=args.max_tokens,
         density_threshold=args.density_threshold,
     )
-    red = reducer.reduce_run(run_, bypass=args.raw)
+    # TOKENJUICE_RAW=1 is how an agent asks for one command's raw output.
+    raw = args.raw or os.environ.get("TOKENJUICE_RAW", "").strip().lower() not in ("", "0", "false", "no", "off")
+    red = reducer.reduce_run(run_, bypass=raw)
     _io.write_text(red.text)
     sys.stdout.flush()
     return captured.exit_code

@@ -1,0 +1,59 @@
+"""`tokenjuice uninstall HOST [--project [DIR]] [--local]`: take tokenjuice's hook out again.
+
+Only tokenjuice's own entries go. When nothing else changed since the install, the
+settings file gets its previous bytes back (or is deleted if tokenjuice created it);
+otherwise it is rewritten without the hook and the old copy kept as `<file>.bak`.
+`agents-md` removes the guidance block from AGENTS.md (or --file).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tokenjuice.cli.main import UserError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from tokenjuice import hosts
+    from tokenjuice.cli.commands.install import add_scope_arguments
+
+    p.add_argument("host", choices=[*hosts.names(), "agents-md"], help="where to remove the hook from")
+    add_scope_arguments(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    if args.host == "agents-md":
+        from tokenjuice.guidance import remove_block
+
+        path = args.file or "AGENTS.md"
+        try:
+            action = remove_block(path, dry_run=args.dry_run)
+        except OSError as exc:
+            raise UserError(f"cannot update {path}: {exc.strerror or exc}") from None
+        sys.stdout.write(f"guidance {action}: {path}\n")
+        return 0
+
+    from tokenjuice import hosts
+    from tokenjuice.cli.commands.install import scope_of
+    from tokenjuice.hosts._settings import SettingsError
+
+    host = hosts.get(args.host)
+    scope = scope_of(args, host)
+    try:
+        change = host.uninstall(scope, args.project, path=args.settings, dry_run=args.dry_run)
+    except (SettingsError, OSError) as exc:
+        raise UserError(str(exc)) from None
+    if change.action == "absent":
+        sys.stdout.write(f"{host.title} hook not installed in {change.path}; nothing to remove\n")
+        return 0
+    what = {
+        "removed": "removed",
+        "restored": "removed; settings restored to their state before the install",
+        "deleted": "removed; the settings file held nothing else and was deleted",
+    }[change.action]
+    sys.stdout.write(f"{host.title} hook {'would be removed' if args.dry_run else what}: {change.path}\n")
+    if change.backup:
+        sys.stdout.write(f"  previous settings kept in {change.backup}\n")
+    return 0
