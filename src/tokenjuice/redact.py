@@ -145,6 +145,9 @@ class Redactor:
             value = m.group(group)
             if value is None or value in allow or value.strip("\"'") in allow:
                 return m.group(0)
+            # Already replaced by an earlier detector (`https://[REDACTED:github-token]@…`).
+            if "[REDACTED:" in value or ("[REDACTED:" in m.group(0) and kind == "url-password"):
+                return m.group(0)
             if kind in ("secret-assignment", "url-password") and _NOT_SECRET_RE.match(value):
                 return m.group(0)
             if kind == "secret-assignment" and _NOT_SECRET_NAME_RE.search(m.group(0)[: m.start(group) - m.start(0)]):

@@ -318,8 +318,14 @@ class ToolExecutor:
             self._after(call, denied)
             return denied
         try:
-            value = self._tool(call)(**call.arguments)
+            fn = self._tool(call)
+            if inspect.iscoroutinefunction(fn):
+                raise TypeError(f"tool {call.tool_name!r} is async: use aexecute()")
+            value = fn(**call.arguments)
             if inspect.isawaitable(value):
+                close = getattr(value, "close", None)
+                if close is not None:
+                    close()  # never awaited: close it rather than leak a warning
                 raise TypeError(f"tool {call.tool_name!r} is async: use aexecute()")
             out = ToolOutput.coerce(value)
         except Exception as exc:  # noqa: BLE001 - the error is the tool's result
