@@ -79,6 +79,25 @@ class Sink:
         )
 
 
+# Shells that read the POSIX-style command lines agents and users write.
+_POSIX_SHELLS = frozenset({"bash", "zsh", "sh", "dash", "ksh", "mksh", "ash", "yash", "busybox"})
+
+
+def shell_program(env: Mapping[str, str] | None = None) -> str:
+    """The shell for `--shell` command lines: $TOKENJUICE_SHELL, else $SHELL when it is
+    POSIX-like (a fish or nu login shell would misread `a && b`), else bash, else sh."""
+    e = env if env is not None else os.environ
+    explicit = e.get("TOKENJUICE_SHELL")
+    if explicit:
+        return explicit
+    login = e.get("SHELL") or ""
+    if login and os.path.basename(login) in _POSIX_SHELLS:
+        return login
+    import shutil
+
+    return shutil.which("bash") or "/bin/sh"
+
+
 def run_command(
     argv: Sequence[str],
     *,
@@ -100,7 +119,7 @@ def run_command(
     sink = sink or Sink()
     command_text = argv[0] if shell else _join(argv)
     if shell:
-        popen_args: Sequence[str] = [(env or os.environ).get("SHELL") or "/bin/sh", "-c", argv[0]]
+        popen_args: Sequence[str] = [shell_program(env), "-c", argv[0]]
     else:
         popen_args = list(argv)
     own_group = stdin_devnull or not _stdin_is_tty()
