@@ -149,3 +149,18 @@ def test_raw_request_needs_exact_tokens() -> None:
     assert not is_raw_request(["git", "log", "--full-history"])
     assert not is_raw_request(["git", "log", "--raw-output"])
     assert not is_raw_request(["--raw"])  # argv[0] is the program, not a flag
+
+
+def test_npm_script_body_from_the_output_header() -> None:
+    from tokenjuice.command import analyze, with_script_from_output
+
+    npm_out = '\n> shop@1.0.0 test\n> jest --ci\n\nFAIL __tests__/cart.test.js\n'
+    info = with_script_from_output(analyze("npm test"), npm_out)
+    assert info.program == "jest" and info.argv == ("jest", "--ci")
+    pnpm_out = "\n> shop@1.0.0 lint /home/dev/shop\n> eslint src\n"
+    assert with_script_from_output(analyze("pnpm run lint"), pnpm_out).program == "eslint"
+    yarn_out = "yarn run v1.22.22\n$ vitest run\n"
+    assert with_script_from_output(analyze("yarn run test"), yarn_out).program == "vitest"
+    # A header for another script, or no header, changes nothing.
+    assert with_script_from_output(analyze("npm test"), "> shop@1.0.0 build\n> tsc\n").program == "npm"
+    assert with_script_from_output(analyze("npm test"), "plain output\n").program == "npm"

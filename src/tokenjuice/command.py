@@ -1037,6 +1037,44 @@ def _package_script(cwd: str | None, script: str) -> str | None:
     return body if isinstance(body, str) and body.strip() else None
 
 
+_PACKAGE_RUNNERS = frozenset({"npm", "pnpm", "yarn"})
+
+
+def with_script_from_output(info: CommandInfo, output: str) -> CommandInfo:
+    """`npm run X` whose package.json we could not read: take the script from the output.
+
+    npm and pnpm announce a script with `> pkg@1.0.0 X` and then `> <command>`; yarn 1
+    with `$ <command>`. When that header names the script we were asked about, the
+    command is analysed again as that body, so `npm test` gets the jest rule.
+    """
+    if info.script is None or info.program not in _PACKAGE_RUNNERS or not output:
+        return info
+    if not any(step.endswith("script body unknown") for step in info.steps):
+        return info
+    body = _script_header(output[:4096], info.script)
+    if body is None:
+        return info
+    new = analyze(body, None, None)
+    new.original = info.original
+    new.script = info.script
+    new.steps = [*info.steps, f"script from the output header: `{body[:60]}`", *new.steps]
+    return new
+
+
+def _script_header(head: str, script: str) -> str | None:
+    lines = head.splitlines()
+    for i, line in enumerate(lines[:40]):
+        if line.startswith("> ") and i + 1 < len(lines):
+            words = line[2:].split()
+            nxt = lines[i + 1]
+            # npm: `> pkg@1.0.0 test` ; pnpm: `> pkg@1.0.0 test /path/to/pkg`
+            if len(words) >= 2 and words[1] == script and nxt.startswith("> ") and nxt[2:].strip():
+                return nxt[2:].strip()
+        if line.startswith("$ ") and i > 0 and lines[i - 1].startswith("yarn run v"):
+            return line[2:].strip() or None
+    return None
+
+
 def is_raw_request(argv: Sequence[str]) -> bool:
     """`--raw` or `--full` as exact tokens of the tool's argv ask for the raw output."""
     return any(a in ("--raw", "--full") for a in argv[1:])

@@ -48,7 +48,7 @@ def test_raw_escape_hatch() -> None:
 def test_deterministic_bytes() -> None:
     for family, fid in [
         ("git-log", "git-log-full"),
-        ("generic", "service-log-dense"),
+        ("service-log", "service-log-large"),
         ("pytest", "pytest-failures-quiet"),
     ]:
         run = fixture_run(load(family, fid))
@@ -71,7 +71,7 @@ def test_bad_regex_is_skipped_with_a_warning_not_in_the_text() -> None:
             "/rules/x.json",
         )
     )
-    red = Reducer(rules=rs).reduce("noise\nsignal line\n" * 10, command="x")
+    red = Reducer(rules=rs, store=False, record=False).reduce("noise\nsignal line\n" * 10, command="x")
     assert "noise" not in red.text.splitlines()
     assert "signal line" in red.text
     assert any("/rules/x.json: rule 't/x': filters.skipPatterns[0]" in w for w in red.warnings), red.warnings
@@ -83,7 +83,7 @@ def test_malformed_rule_file_does_not_stop_reduction(tmp_path: Path) -> None:
     user.mkdir()
     (user / "broken.json").write_text("{", encoding="utf-8")
     rs = load_rules(None, user_dir=str(user), project=False, cache=False)
-    red = Reducer(rules=rs).reduce_run(fixture_run(load("git-status", "git-status-long")))
+    red = Reducer(rules=rs, store=False, record=False).reduce_run(fixture_run(load("git-status", "git-status-long")))
     assert red.rule_id == "git/status"
 
 
@@ -122,7 +122,7 @@ def test_empty_reduction_returns_the_original() -> None:
             "x.json",
         )
     )
-    red = Reducer(rules=rs).reduce("only noise\n" * 3, command="x")
+    red = Reducer(rules=rs, store=False, record=False).reduce("only noise\n" * 3, command="x")
     assert red.mode == "original"
     assert "only noise" in red.text
 
@@ -130,7 +130,9 @@ def test_empty_reduction_returns_the_original() -> None:
 def test_reduction_not_shorter_returns_the_original() -> None:
     rs = RuleSet()
     rs.add(Rule({"id": "t/x", "family": "t", "match": {"argv0": ["x"]}, "formatter": "git-status"}, "user", "x.json"))
-    red = Reducer(rules=rs).reduce("On branch main\nnothing to commit, working tree clean\n", command="x")
+    red = Reducer(rules=rs, store=False, record=False).reduce(
+        "On branch main\nnothing to commit, working tree clean\n", command="x"
+    )
     assert red.mode in ("original", "rule")
     assert len(red.text) <= len("On branch main\nnothing to commit, working tree clean\n")
 
@@ -150,7 +152,7 @@ def test_unknown_formatter_warns_and_applies_the_rule_without_it() -> None:
             "x.json",
         )
     )
-    red = Reducer(rules=rs).reduce("drop me\nkeep me\n" * 5, command="x")
+    red = Reducer(rules=rs, store=False, record=False).reduce("drop me\nkeep me\n" * 5, command="x")
     assert "drop me" not in red.text
     assert any("unknown formatter 'no-such-thing'" in w for w in red.warnings)
 

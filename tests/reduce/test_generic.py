@@ -53,16 +53,19 @@ def test_huge_dense_output_is_capped_with_head_tail_and_errors() -> None:
 
 
 def test_failing_run_keeps_stderr_and_the_tail_of_stdout() -> None:
-    fx, red = reduce_fixture("generic", "failing-script-streams")
+    fx, red = reduce_fixture("generic", "failing-run-streams")
     run = fixture_run(fx)
-    assert run.exit_code == 1
-    for line in (run.stderr or "").strip().splitlines():
+    assert run.exit_code == 2
+    assert red.text.startswith("exit 2\n")
+    err_lines = (run.stderr or "").strip().splitlines()
+    for line in err_lines:
         assert line.rstrip() in red.text
     stdout_lines = (run.stdout or "").strip().splitlines()
     assert stdout_lines[-1] in red.text  # the tail of stdout
     assert stdout_lines[10] not in red.text  # not its head
-    # Combined order: the last stdout line comes before the traceback.
-    assert red.text.index(stdout_lines[-1]) < red.text.index("Traceback")
+    # The combined (arrival) order is kept for display.
+    raw_order = run.combined.index(stdout_lines[-1]) < run.combined.index(err_lines[0])
+    assert (red.text.index(stdout_lines[-1]) < red.text.index(err_lines[0])) == raw_order
 
 
 def test_successful_run_prefers_stderr_warnings_over_stdout_noise() -> None:

@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("stats", "tokens saved, once and including re-sends, by family/rule/command/day"),
     "discover": ("discover", "commands with no rule and rules that save little, by tokens at stake"),
     "doctor": ("doctor", "check rule layers, the store, the tokenizer and installed hooks"),
+    "trust": ("trust", "let this project's .tokenjuice/rules apply (pins their content)"),
     "install": ("install", "add the tokenjuice hook to claude-code, codex or gemini-cli (or guidance to AGENTS.md)"),
     "uninstall": ("uninstall", "remove the tokenjuice hook (or the AGENTS.md guidance) again"),
     "guidance": ("guidance", "print the instruction block for agents (quiet flags, reading output back)"),

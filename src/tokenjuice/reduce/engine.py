@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from tokenjuice import _log
-from tokenjuice.command import analyze, is_raw_request
+from tokenjuice.command import analyze, is_raw_request, with_script_from_output
 from tokenjuice.model import Classification, Reduction, ToolRun
 from tokenjuice.patterns import DEFAULT_PATTERN_BUDGET_S
 from tokenjuice.patterns import Budget as PatternBudget
@@ -57,7 +57,8 @@ class Reducer:
     Budgets: `max_inline_chars` / `max_inline_tokens` bound the body of the text (signal
     lines may exceed it, up to a multiple); `density_threshold` decides, when no rule
     matches, whether output is dense enough to pass through unreduced.
-    `project_gate(rules_dir)` may refuse a project's rule layer (see `tokenjuice trust`).
+    `project_gate(rules_dir)` may refuse a project's rule layer; by default a project's
+    rules load only once trusted (`tokenjuice trust`, see `tokenjuice.rules.trust`).
     `store`: keep the raw output of lossy reductions in the artifact store and point to
     it from the text (default on; `TOKENJUICE_STORE=0` turns it off; a `Store` instance
     chooses where). `record`: append one ledger record per reduction for
@@ -93,6 +94,10 @@ class Reducer:
         self.pattern_budget_s = DEFAULT_PATTERN_BUDGET_S if pattern_budget_s is None else pattern_budget_s
         self.user_rules = user_rules
         self.project_rules = project_rules
+        if project_gate is None:
+            from tokenjuice.rules.trust import gate
+
+            project_gate = gate
         self.project_gate = project_gate
         import os
 
@@ -142,7 +147,7 @@ class Reducer:
         """Choose the rule for `run` (`classifier` forces a rule id)."""
         rs = self.ruleset(run.cwd)
         if cmd is None:
-            cmd = analyze(run.command, run.argv, run.cwd)
+            cmd = with_script_from_output(analyze(run.command, run.argv, run.cwd), run.combined or "")
         mi = select.MatchInput(run.tool_name, cmd, run.exit_code, run.combined)
         cands = select.rank(rs, mi)
         if classifier:
@@ -216,7 +221,7 @@ class Reducer:
         try:
             run, redactions = self._redact(run)
             raw = run.combined
-            cmd = analyze(run.command, run.argv, run.cwd)
+            cmd = with_script_from_output(analyze(run.command, run.argv, run.cwd), raw)
             if bypass or is_raw_request(cmd.argv) or is_raw_request(run.argv):
                 red = self._raw(run, raw, "raw")
             else:

@@ -111,6 +111,7 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
     trim = transforms.get("trimEmptyEdges", True) is not False
     dedupe = transforms.get("dedupeAdjacent", True) is not False
     fold_blanks = transforms.get("collapseBlankRuns", True) is not False
+    trim_trailing = transforms.get("trimTrailingWhitespace", True) is not False
     whole = strip and "\x1b[" in text and nz.has_redraw(text)
     if whole:
         # Cursor-up redraws span lines: replay the whole text once.
@@ -134,7 +135,8 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
         lines = chunk.split("\n")
         if lines[-1] == "":
             lines.pop()
-        lines = [ln.rstrip() for ln in lines]
+        if trim_trailing:
+            lines = [ln.rstrip() for ln in lines]
         btags = tags[raw_line : raw_line + len(lines)] if tags is not None else None
         raw_line += len(lines)
         if not started:
@@ -275,7 +277,8 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     budget = ctx.budget
     limit = budget.chars(ctx.chars_per_token)
     formatter = rule.formatter
-    collector = window.Collector(head, tail, protected_chars=limit * window.PROTECTED_FACTOR * 2)
+    max_factor = (d.get("summarize") or {}).get("maxFactor")
+    collector = window.Collector(head, tail, protected_chars=limit * (max_factor or window.PROTECTED_FACTOR) * 2)
     # With a formatter, the survivors of the filters are collected for it instead.
     survivors: list[str] = []
     survivor_weights: list[int] = []
@@ -382,7 +385,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
                 protected = list(protected) if protected is not None else [False] * len(lines)
                 for i in diag_idx:
                     protected[i] = True
-        factor = window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR
+        factor = max_factor or (window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR)
         collector = window.Collector(head, tail, keep_all=final, protected_chars=limit * factor * 2)
         for i, line in enumerate(lines):
             collector.add(line, line_weights[i], bool(protected and protected[i]))
@@ -395,7 +398,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
         out.body = [on_empty] if on_empty and not out.headline else []
         out.lines_kept = headline_weight
         return out
-    _finish(collector, ctx, out, essential=essential, show_repeats=show_repeats)
+    _finish(collector, ctx, out, essential=essential, show_repeats=show_repeats, max_factor=max_factor)
     out.lines_kept += headline_weight
     return out
 
@@ -425,14 +428,20 @@ def _search(spec: Any, pb: PatternBudget, text: str) -> bool:
 
 
 def _finish(
-    collector: window.Collector, ctx: Context, out: Outcome, *, essential: bool = False, show_repeats: bool = True
+    collector: window.Collector,
+    ctx: Context,
+    out: Outcome,
+    *,
+    essential: bool = False,
+    show_repeats: bool = True,
+    max_factor: int | None = None,
 ) -> None:
     budget = ctx.budget
     body, omitted, shortened, kept = collector.finish(
         budget.chars(ctx.chars_per_token),
         budget.max_line_chars,
         tail_bias=ctx.failed,
-        protected_factor=window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR,
+        protected_factor=max_factor or (window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR),
         show_repeats=show_repeats,
     )
     out.body = body

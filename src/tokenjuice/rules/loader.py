@@ -320,6 +320,7 @@ def load_rules(
         rs.layer_dirs["project"] = pdir
         if refusal:
             rs.skipped_layers["project"] = refusal
+            _log.warn(f"project rules in {pdir} ignored: {refusal}", key=f"project-gate:{pdir}")
         else:
             layers.append(("project", pdir))
 

@@ -7,6 +7,8 @@ from tokenjuice.rules.loader import Problem, load_rules
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tokenjuice.rules.loader import RuleSet
 
 
@@ -23,10 +25,15 @@ class VerifyReport:
         self.formatters = 0
 
 
-def verify_rules(cwd: str | None = None, *, ruleset: RuleSet | None = None) -> VerifyReport:
+def verify_rules(
+    cwd: str | None = None,
+    *,
+    ruleset: RuleSet | None = None,
+    project_gate: Callable[[str], str | None] | None = None,
+) -> VerifyReport:
     from tokenjuice.reduce import formatters
 
-    rs = ruleset or load_rules(cwd)
+    rs = ruleset or load_rules(cwd, project_gate=project_gate)
     report = VerifyReport(rs)
     used: set[str] = set()
     for rule in rs.rules:

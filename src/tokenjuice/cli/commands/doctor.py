@@ -42,9 +42,10 @@ def _version() -> str:
 
 
 def _rules(cwd: str | None, problems: list[str]) -> dict[str, object]:
+    from tokenjuice.rules.trust import gate
     from tokenjuice.rules.verify import verify_rules
 
-    rep = verify_rules(cwd)
+    rep = verify_rules(cwd, project_gate=gate)
     problems.extend(str(p) for p in rep.problems)
     for layer, why in rep.skipped_layers.items():
         problems.append(f"{layer} rules not loaded: {why}")

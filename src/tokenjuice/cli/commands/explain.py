@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import shlex
 
-    from tokenjuice.command import analyze
+    from tokenjuice.command import analyze, with_script_from_output
     from tokenjuice.model import ToolRun
     from tokenjuice.reduce.engine import Reducer
     from tokenjuice.reduce.pipeline import density, prepare
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     output = _io.decode(_io.read_bytes(args.output)) if args.output else ""
     run_ = ToolRun(tool_name=args.tool_name, command=command, cwd=args.cwd, combined=output, exit_code=args.exit_code)
     reducer = Reducer(cwd=args.cwd)
-    cmd = analyze(command, None, args.cwd)
+    cmd = with_script_from_output(analyze(command, None, args.cwd), output)
     sel = reducer.select(run_, cmd)
     mi = MatchInput(run_.tool_name, cmd, run_.exit_code, output)
     misses = explain_misses(reducer.ruleset(args.cwd), mi)
