@@ -34,10 +34,20 @@ def debug(message: str) -> None:
     _logger().debug("%s", message)
 
 
-def use_stderr(*, verbose: bool = False) -> None:
-    """CLI mode: warnings go to stderr as `tokenjuice: warning: …` lines."""
+def use_stderr(*, verbose: bool = False, file: str | None = None) -> None:
+    """CLI mode: warnings go to stderr as `tokenjuice: warning: …` lines.
+
+    With `file`, they are appended there instead (with a timestamp): `wrap` under an
+    agent has no terminal, and its stderr is part of what the model reads.
+    """
     _stderr["on"] = True
     _stderr["verbose"] = verbose
+    _file["path"] = file
+
+
+_file: dict[str, str | None] = {"path": None}
+# The warnings log is cut back to its second half when it passes this size.
+MAX_LOG_BYTES = 1 << 20
 
 
 def _logger() -> logging.Logger:
@@ -46,8 +56,13 @@ def _logger() -> logging.Logger:
     log = logging.getLogger("tokenjuice")
     if _stderr["on"] and not _stderr["configured"]:
         _stderr["configured"] = True
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("tokenjuice: %(levelname)s: %(message)s"))
+        path = _file["path"]
+        if path:
+            handler: logging.Handler = _file_handler(path)
+            handler.setFormatter(logging.Formatter("%(asctime)s tokenjuice: %(levelname)s: %(message)s"))
+        else:
+            handler = logging.StreamHandler()
+            handler.setFormatter(logging.Formatter("tokenjuice: %(levelname)s: %(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.DEBUG if _stderr["verbose"] else logging.WARNING)
         log.propagate = False
@@ -66,3 +81,48 @@ def remove_listener(fn: Callable[[str], None]) -> None:
 def reset() -> None:
     """Forget which warnings were already emitted (tests)."""
     _seen.clear()
+
+
+def _make_file_handler_class() -> type:
+    import logging
+
+    class FileHandler(logging.Handler):
+        """Appends to the warnings log; never fails the caller, never grows past 1 MiB."""
+
+        def __init__(self, path: str) -> None:
+            super().__init__()
+            self.path = path
+
+        def emit(self, record: logging.LogRecord) -> None:
+            import os
+
+            try:
+                line = self.format(record) + "\n"
+                os.makedirs(os.path.dirname(self.path), exist_ok=True)
+                with open(self.path, "a", encoding="utf-8") as f:
+                    f.write(line)
+                    size = f.tell()
+                if size > MAX_LOG_BYTES:
+                    with open(self.path, "rb") as f:
+                        f.seek(size // 2)
+                        tail = f.read()
+                    with open(self.path, "wb") as f:
+                        f.write(tail[tail.find(b"\n") + 1 :])
+            except OSError:
+                pass  # nowhere to log to: the warning is dropped, the tool call goes on
+
+    return FileHandler
+
+
+def _file_handler(path: str) -> logging.Handler:
+    handler: logging.Handler = _make_file_handler_class()(path)
+    return handler
+
+
+def log_path() -> str:
+    """Where `wrap` and `hook` write warnings when they have no terminal."""
+    import os
+
+    from tokenjuice.paths import state_dir
+
+    return os.path.join(state_dir(), "warnings.log")

@@ -264,3 +264,19 @@ def test_explain_json_with_output(tmp_path: Path) -> None:
     assert data["chosen"]["id"] == "generic/fallback"
     assert data["density"] < 0.3
     assert data["reduction"]["mode"] == "generic"
+
+
+def test_wrap_without_a_terminal_logs_warnings_instead_of_printing_them(tmp_path: Path) -> None:
+    """Under an agent, wrap's stderr is model text: warnings go to the log file."""
+    home = tmp_path / "tjhome"
+    rules = home / "config" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "broken.json").write_text("{not json")
+    env = {**os.environ, "TOKENJUICE_HOME": str(home)}
+    p = subprocess.run([*TJ, "wrap", "--", sys.executable, "-c", "print('hi')"], capture_output=True, env=env)
+    assert p.returncode == 0 and p.stdout == b"hi\n"
+    assert b"warning" not in p.stderr
+    log = (home / "state" / "warnings.log").read_text()
+    assert "broken.json" in log
+    doc = subprocess.run([*TJ, "doctor"], capture_output=True, text=True, env=env)
+    assert "warnings logged by wrap/hook: 1" in doc.stdout

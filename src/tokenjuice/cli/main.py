@@ -89,6 +89,13 @@ def _command_name(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     name = _command_name(args_list)
@@ -99,7 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     from tokenjuice import _log
 
-    _log.use_stderr(verbose=args.verbose)
+    log_file = None
+    if args.subcommand_name in ("wrap", "hook") and not _isatty(sys.stderr):
+        # Under an agent, wrap's stderr is part of what the model reads.
+        log_file = _log.log_path()
+    _log.use_stderr(verbose=args.verbose, file=log_file)
     if args.subcommand_name in HOT_COMMANDS:
         from tokenjuice import tokens
 

@@ -24,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
         report["store"] = _store(problems)
         report["ledger"] = _ledger()
         report["tokenizer"] = _tokenizer()
+        report["warnings_log"] = _warnings_log()
     report["hooks"] = _hooks(problems)
     report["problems"] = problems
     if args.json:
@@ -127,6 +128,21 @@ def _tokenizer() -> dict[str, object]:
     return {"setting": choice, "o200k_base_installed": avail["o200k_base"], "cli": cli, "long_lived": lib}
 
 
+def _warnings_log() -> dict[str, object]:
+    """Warnings that `wrap`/`hook` logged while running under an agent (no terminal)."""
+    import os
+
+    from tokenjuice import _log
+
+    path = _log.log_path()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        lines = []
+    return {"path": path, "lines": len(lines), "last": lines[-1] if lines else None, "exists": os.path.exists(path)}
+
+
 def _hooks(problems: list[str]) -> dict[str, object]:
     import importlib
 
@@ -176,6 +192,9 @@ def _print(report: dict[str, object]) -> None:
             f" (TOKENJUICE_TOKENIZER={tok['setting']}; o200k_base extra "
             f"{'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
         )
+    wlog = report.get("warnings_log")
+    if isinstance(wlog, dict) and wlog.get("lines"):
+        w(f"\nwarnings logged by wrap/hook: {wlog['lines']} at {wlog['path']}\n  last: {wlog['last']}\n")
     hooks = report.get("hooks")
     if isinstance(hooks, dict) and hooks:
         w("\nhooks:\n")
