@@ -186,3 +186,20 @@ def test_create_interceptor_options(tmp_path: Path) -> None:
     assert result.reduction.rule_id == "acme/deploy"
     assert "uploading part" not in result.content and "done: v1.2" in result.content
     assert "50" in result.content  # the skipped lines are accounted for
+
+
+def test_a_secret_in_the_command_line_is_not_recorded(tmp_path: Path) -> None:
+    """The tool runs with the real command; the store and ledger only see it masked."""
+    import os
+
+    ex = ToolExecutor({"shell": shell_tool}, interceptors=[create_interceptor()])
+    (tmp_path / "deploy.py").write_text("for i in range(3000):\n    print(f'step {i} of the deploy: ok')\nexit(1)\n")
+    command = f"echo deploying; GH_TOKEN={GITHUB} {sys.executable} deploy.py"
+    result = ex.execute("shell", {"command": command, "cwd": str(tmp_path)})
+    assert result.exit_code == 1
+    assert result.reduction.artifact is not None
+    assert result.reduction.redactions.get("github-token") == 1
+    state = Path(os.environ["TOKENJUICE_HOME"]) / "state"
+    for path in state.rglob("*"):
+        if path.is_file():
+            assert GITHUB.encode() not in path.read_bytes(), path

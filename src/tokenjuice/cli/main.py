@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "install": ("install", "add the tokenjuice hook to claude-code, codex or gemini-cli (or guidance to AGENTS.md)"),
     "uninstall": ("uninstall", "remove the tokenjuice hook (or the AGENTS.md guidance) again"),
     "guidance": ("guidance", "print the instruction block for agents (quiet flags, reading output back)"),
+    "mcp": ("mcp", "serve run / read_output / reduce as MCP tools on stdio (needs the mcp extra)"),
     "hook": ("hook", "answer one hook call from a coding-agent CLI (used by installed hooks)"),
 }
 

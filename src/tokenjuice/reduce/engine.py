@@ -268,7 +268,7 @@ class Reducer:
         redacted = ToolRun(
             tool_name=run.tool_name,
             command=clean(run.command),
-            argv=run.argv,
+            argv=[clean(a) or "" for a in run.argv] if run.argv is not None else None,
             cwd=run.cwd,
             stdout=clean(run.stdout),
             stderr=clean(run.stderr),
@@ -323,6 +323,29 @@ class Reducer:
         red.artifact = aid
         return f"full output: tokenjuice cat {aid}"
 
+    def _keep_spool(self, run: ToolRun, red: Reduction, path: str) -> str | None:
+        """Store a streamed output's spool file (bounded memory); the footer pointer."""
+        store = self.store
+        if store is None:
+            return None
+        from tokenjuice.store.artifacts import StoreError
+        from tokenjuice.store.ledger import signature
+
+        try:
+            aid = store.put_file(
+                path,
+                session=run.session_id,
+                command=run.command_text()[:500] or signature(None),
+                rule=red.rule_id,
+                exit_code=run.exit_code,
+                lines=red.lines_total,
+            )
+        except StoreError as exc:
+            _log.warn(str(exc), key="store-error")
+            return "raw output not kept (store unavailable)"
+        red.artifact = aid
+        return f"full output: tokenjuice cat {aid}"
+
     def _reduce(
         self,
         run: ToolRun,
@@ -364,6 +387,14 @@ class Reducer:
             reasons=reasons,
         )
 
+        streamed = run.metadata.get("streamed")
+        if streamed is not None:
+            # Only a sample was in memory: the rest of the output is accounted for here.
+            out.drop("streamed", streamed.missing_lines)
+            out.lines_total += streamed.missing_lines
+            out.body.insert(0, _streamed_note(streamed))
+            raw_tokens = int(streamed.total_bytes * 0.3 + 0.999)
+
         body_text = "\n".join(out.body).strip()
         failed = bool(run.exit_code)
         facts = out.headline or (pipeline.facts_line(out.facts) if (out.omitted or failed) else None)
@@ -371,7 +402,7 @@ class Reducer:
             # An onEmpty message ("no problems") must not stand in for a failing run.
             body_text = ""
             facts = None
-        if not body_text and not facts and raw.strip():
+        if not body_text and not facts and raw.strip() and streamed is None:
             return self._raw(run, raw, "original", cls)
         red = Reduction(
             text="",
@@ -379,9 +410,9 @@ class Reducer:
             family=rule.family,
             classification=cls,
             facts=out.facts,
-            raw_chars=len(raw),
+            raw_chars=len(raw) if streamed is None else streamed.total_bytes,
             raw_tokens=raw_tokens,
-            tokens_exact=tok.exact,
+            tokens_exact=tok.is_exact(raw) and streamed is None,
             tokenizer=tok.name,
             lines_total=out.lines_total,
             lines_kept=out.lines_kept,
@@ -390,10 +421,12 @@ class Reducer:
             exit_code=run.exit_code,
         )
         pointer = None
-        if out.omitted or out.shortened:
+        if streamed is not None:
+            pointer = self._keep_spool(run, red, streamed.path)
+        elif out.omitted or out.shortened:
             pointer = self._keep_raw(run, red, raw)
         text = inline.compose(run.exit_code, facts, out.body, out.omitted, out.shortened, pointer, _exit_note(run))
-        if len(text) >= len(raw):
+        if len(text) >= len(raw) and streamed is None:
             return self._raw(run, raw, "original", cls)
         red.text = text
         red.reduced_chars = len(text)
@@ -414,6 +447,10 @@ class Reducer:
         if mode == "fail-open" and len(body) > FAIL_OPEN_MAX_CHARS:
             body, dropped = _cap(body, FAIL_OPEN_MAX_CHARS)
             omitted["middle"] = dropped
+        streamed = run.metadata.get("streamed")
+        if streamed is not None:
+            omitted["streamed"] = streamed.missing_lines
+            body = _streamed_note(streamed) + "\n" + body
         head = inline.exit_line(run.exit_code, _exit_note(run))
         text = f"{head}\n{body}" if head else body
         cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
@@ -426,7 +463,7 @@ class Reducer:
             raw_chars=len(raw),
             raw_tokens=tok.count(raw),
             reduced_tokens=tok.count(text),
-            tokens_exact=tok.exact,
+            tokens_exact=tok.is_exact(raw),
             tokenizer=tok.name,
             lines_total=n_lines + sum(omitted.values()),
             lines_kept=n_lines,
@@ -435,11 +472,24 @@ class Reducer:
             exit_code=run.exit_code,
         )
         if omitted:
-            pointer = self._keep_raw(run, red, raw)
+            pointer = (
+                self._keep_spool(run, red, streamed.path) if streamed is not None else self._keep_raw(run, red, raw)
+            )
             red.text = text + "\n" + (inline.footer(omitted, 0, pointer) or "")
             red.reduced_chars = len(red.text)
             red.reduced_tokens = tok.count(red.text)
         return red
+
+
+def _streamed_note(st: Any) -> str:
+    size = st.total_bytes
+    human = f"{size / (1 << 30):.1f} GB" if size >= 1 << 30 else f"{size / (1 << 20):.0f} MB"
+    diag = f"{st.diag_kept:,} diagnostic line{'' if st.diag_kept == 1 else 's'}"
+    if st.diag_seen > st.diag_kept:
+        diag += f" (the first of {st.diag_seen:,})"
+    return (
+        f"[{human}, {st.total_lines:,} lines: too large to hold, reduced from its head, its tail and {diag} in between]"
+    )
 
 
 def _exit_note(run: ToolRun) -> str | None:

@@ -17,15 +17,35 @@ COMMAND_KEYS = ("command", "cmd", "script", "shell_command", "commandLine", "com
 class TokenjuiceInterceptor:
     """Reduces every tool result; the `Reduction` is left in `ctx.metadata["tokenjuice"]`."""
 
-    def __init__(self, reducer: Reducer, *, order: int = 100) -> None:
+    def __init__(self, reducer: Reducer, *, order: int = 100, redact_command: bool = True) -> None:
         self.reducer = reducer
         self.order = order
+        self.redact_command = redact_command
 
     def intercept(self, ctx: InterceptorContext, text: str) -> str | None:
+        command = command_of(ctx.arguments)
+        argv = _argv_of(ctx.arguments)
+        found: dict[str, int] = dict(ctx.redactions)
+        if self.redact_command and (command or argv):
+            # The executor masked the output; the command line (which the store and the
+            # ledger record) may carry a secret too. The tool itself ran with the real one.
+            from tokenjuice.redact import default_redactor
+
+            redactor = default_redactor()
+            if redactor is not None:
+
+                def mask(text: str) -> str:
+                    out, hits = redactor.redact(text)
+                    for k, v in hits.items():
+                        found[k] = found.get(k, 0) + v
+                    return out
+
+                command = mask(command) if command else command
+                argv = [mask(a) for a in argv] if argv else argv
         run = ToolRun(
             tool_name=ctx.tool_name if ctx.tool_name else "exec",
-            command=command_of(ctx.arguments),
-            argv=_argv_of(ctx.arguments),
+            command=command,
+            argv=argv,
             cwd=_str(ctx.arguments.get("cwd")) or _str(ctx.arguments.get("workdir")),
             stdout=ctx.stdout,
             stderr=ctx.stderr,
@@ -37,6 +57,8 @@ class TokenjuiceInterceptor:
         if ctx.exit_code is None:
             run.exit_code = 1 if ctx.is_error else 0
         red = self.reducer.reduce_run(run, bypass=ctx.bypass)
+        if found:
+            red.redactions = found
         ctx.metadata["tokenjuice"] = red
         return red.text
 

@@ -12,6 +12,10 @@ import argparse
 from tokenjuice.cli import _io
 from tokenjuice.cli.main import UserError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--raw", action="store_true", help="print the output unreduced (exit code still stated)")
@@ -45,29 +49,50 @@ def run(args: argparse.Namespace) -> int:
 
     from tokenjuice.process import run_command
     from tokenjuice.reduce.engine import Reducer
+    from tokenjuice.stream import SpoolSink
 
     session = args.session or os.environ.get("TOKENJUICE_SESSION")
-    captured = run_command(
-        cmd,
-        shell=args.shell,
-        cwd=args.cwd,
-        tee=args.tee,
-        timeout=args.timeout,
-        tool_name=args.tool_name,
-        session_id=session,
-    )
-    run_ = captured.run
-    if run_.cwd is None:
-        run_.cwd = os.getcwd()
     reducer = Reducer(
-        cwd=run_.cwd,
+        cwd=args.cwd or os.getcwd(),
         max_inline_chars=args.max_chars,
         max_inline_tokens=args.max_tokens,
         density_threshold=args.density_threshold,
     )
-    # TOKENJUICE_RAW=1 is how an agent asks for one command's raw output.
-    raw = args.raw or os.environ.get("TOKENJUICE_RAW", "").strip().lower() not in ("", "0", "false", "no", "off")
-    red = reducer.reduce_run(run_, bypass=raw)
+    # Past a few MB the output is spooled to disk (secrets replaced on the way) and
+    # only a sample stays in memory, so any size of output runs in bounded memory.
+    sink = SpoolSink(redact=_byte_redactor(reducer))
+    try:
+        captured = run_command(
+            cmd,
+            shell=args.shell,
+            cwd=args.cwd,
+            tee=args.tee,
+            timeout=args.timeout,
+            tool_name=args.tool_name,
+            session_id=session,
+            sink=sink,
+        )
+        run_ = captured.run
+        if run_.cwd is None:
+            run_.cwd = os.getcwd()
+        # TOKENJUICE_RAW=1 is how an agent asks for one command's raw output.
+        raw = args.raw or os.environ.get("TOKENJUICE_RAW", "").strip().lower() not in ("", "0", "false", "no", "off")
+        red = reducer.reduce_run(run_, bypass=raw)
+    finally:
+        sink.discard()
     _io.write_text(red.text)
     sys.stdout.flush()
     return captured.exit_code
+
+
+def _byte_redactor(reducer: object) -> Callable[[bytes], bytes] | None:
+    redactor = reducer._redactor()  # type: ignore[attr-defined]
+    if redactor is None:
+        return None
+
+    def redact(data: bytes) -> bytes:
+        text = data.decode("utf-8", "surrogateescape")
+        out, found = redactor.redact(text)
+        return out.encode("utf-8", "surrogateescape") if found else data
+
+    return redact

@@ -1,0 +1,204 @@
+"""Huge outputs: spool the raw bytes to disk and keep only a sample in memory.
+
+`wrap` captures everything in memory up to `STREAM_THRESHOLD` bytes. Past that it
+switches to streaming: every byte goes (secrets already replaced) to a spool file,
+which becomes the stored artifact, while memory holds only the head, the tail and
+the diagnostic lines (errors, failures, `file:line` locations) met in between, plus
+line counts. The reducer then reduces that sample and accounts for the rest, so a
+command that prints a gigabyte runs in bounded memory with the tail and the exit
+code right.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import os
+from collections import deque
+
+from tokenjuice.model import ToolRun
+from tokenjuice.process import Sink
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+STREAM_THRESHOLD = 8 << 20
+HEAD_CHARS = 64 * 1024
+TAIL_CHARS = 64 * 1024
+MAX_DIAG_LINES = 1500
+MAX_DIAG_CHARS = 256 * 1024
+MAX_LINE_CHARS = 4096
+# A private-key block must reach the redactor whole: hold back an unterminated one.
+_PEM_HOLD_BYTES = 64 * 1024
+
+
+def threshold() -> int:
+    value = os.environ.get("TOKENJUICE_STREAM_THRESHOLD")
+    if value and value.isdigit():
+        return int(value)
+    return STREAM_THRESHOLD
+
+
+class Streamed:
+    """What the sample stands for: the spool file and the counts of the whole output."""
+
+    __slots__ = ("diag_kept", "diag_seen", "missing_lines", "path", "total_bytes", "total_lines")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.total_bytes = 0
+        self.total_lines = 0  # non-blank lines, like the reducer counts them
+        self.missing_lines = 0  # non-blank lines not in the sample
+        self.diag_seen = 0
+        self.diag_kept = 0
+
+
+class SpoolSink(Sink):
+    """A `Sink` that starts spooling to disk once the output passes `limit` bytes."""
+
+    def __init__(self, *, limit: int | None = None, redact: Callable[[bytes], bytes] | None = None) -> None:
+        super().__init__()
+        self.limit = threshold() if limit is None else limit
+        self.redact = redact
+        self.size = 0
+        self.streamed: Streamed | None = None
+        self._file: object = None
+        self._pending = b""
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._head: list[str] = []
+        self._head_chars = 0
+        self._head_done = False
+        self._tail: deque[str] = deque()
+        self._tail_chars = 0
+        self._diag: list[str] = []
+        self._diag_chars = 0
+        self._sample_nonblank = 0
+
+    # ------------------------------------------------------------------ input
+
+    def feed_bytes(self, stream: int, data: bytes) -> None:
+        self.size += len(data)
+        if self.streamed is None:
+            super().feed_bytes(stream, data)
+            if self.size > self.limit:
+                self._start_spool()
+            return
+        self._pending += data
+        self._drain(final=False)
+
+    def feed(self, stream: int, text: str) -> None:
+        if self.streamed is None:
+            super().feed(stream, text)
+
+    # ---------------------------------------------------------------- spooling
+
+    def _start_spool(self) -> None:
+        import tempfile
+
+        from tokenjuice.paths import state_dir
+
+        directory = os.path.join(state_dir(), "spool")
+        try:
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+        except OSError:
+            directory = tempfile.gettempdir()
+        fd, path = tempfile.mkstemp(prefix="wrap-", suffix=".out", dir=directory)
+        self._file = os.fdopen(fd, "wb")
+        self.streamed = Streamed(path)
+        self._pending = b"".join(self.raw)
+        # What was kept in memory so far is replaced by the sample.
+        self.raw = []
+        self.parts = []
+        self.out = []
+        self.err = []
+        self.interleave = []
+        self._drain(final=False)
+
+    def _drain(self, *, final: bool) -> None:
+        data = self._pending
+        if final:
+            cut = len(data)
+        else:
+            cut = data.rfind(b"\n") + 1
+            if cut <= 0:
+                if len(data) < (1 << 20):
+                    return
+                cut = len(data)  # a 1 MB line: cut it anyway
+            begin = data.rfind(b"-----BEGIN", 0, cut)
+            if begin >= 0 and data.find(b"-----END", begin) < 0 and cut - begin < _PEM_HOLD_BYTES:
+                cut = data.rfind(b"\n", 0, begin) + 1
+                if cut <= 0:
+                    return
+        chunk, self._pending = data[:cut], data[cut:]
+        if not chunk:
+            return
+        if self.redact is not None:
+            chunk = self.redact(chunk)
+        assert self.streamed is not None
+        self._file.write(chunk)  # type: ignore[attr-defined]
+        self.streamed.total_bytes += len(chunk)
+        self._observe(self._decoder.decode(chunk, final=final))
+
+    def _observe(self, text: str) -> None:
+        """Count lines; keep the head, the tail and diagnostic lines from the middle."""
+        if not text:
+            return
+        assert self.streamed is not None
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        self.streamed.total_lines += sum(1 for ln in lines if ln.strip())
+        if not self._head_done:
+            take = 0
+            for ln in lines:
+                if self._head_chars >= HEAD_CHARS:
+                    self._head_done = True
+                    break
+                self._head.append(ln[:MAX_LINE_CHARS])
+                self._head_chars += len(ln) + 1
+                take += 1
+            lines = lines[take:]
+            if not lines:
+                return
+        from tokenjuice.reduce import signals
+
+        # Lines leaving the tail window are the middle: keep their diagnostic lines.
+        for ln in lines:
+            self._tail.append(ln[:MAX_LINE_CHARS])
+            self._tail_chars += len(ln) + 1
+        leaving: list[str] = []
+        while self._tail_chars > TAIL_CHARS and len(self._tail) > 1:
+            old = self._tail.popleft()
+            self._tail_chars -= len(old) + 1
+            leaving.append(old)
+        if leaving:
+            hits = signals.find(leaving, locations=True)
+            for i in sorted(hits):
+                self.streamed.diag_seen += 1
+                if len(self._diag) < MAX_DIAG_LINES and self._diag_chars < MAX_DIAG_CHARS:
+                    self._diag.append(leaving[i])
+                    self._diag_chars += len(leaving[i]) + 1
+
+    # ------------------------------------------------------------------ output
+
+    def to_run(self, **kw: object) -> ToolRun:
+        if self.streamed is None:
+            return super().to_run(**kw)
+        self._pending += b""
+        self._drain(final=True)
+        self._file.close()  # type: ignore[attr-defined]
+        sample = [*self._head, *self._diag, *self._tail]
+        st = self.streamed
+        st.diag_kept = len(self._diag)
+        st.missing_lines = max(0, st.total_lines - sum(1 for ln in sample if ln.strip()))
+        text = "\n".join(sample) + "\n"
+        run = ToolRun(combined=text, stdout=text, stderr="", **kw)  # type: ignore[arg-type]
+        run.metadata["streamed"] = st
+        return run
+
+    def discard(self) -> None:
+        """Remove the spool file (after it was stored, or when storing failed)."""
+        if self.streamed is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.streamed.path)
