@@ -84,7 +84,8 @@ def gen_cargo(size: int) -> tuple[str, str, int]:
             f"  --> src/module_{i % 40}.rs:{rng.randrange(1, 900)}:{rng.randrange(1, 80)}",
             "   |",
             f"{i % 900:>3} |     let tmp_{i} = compute({i});",
-            f"    |         ^^^^^{'^' * (len(str(i)))} help: if this is intentional, prefix it with an underscore: `_tmp_{i}`",
+            f"    |         ^^^^^{'^' * (len(str(i)))} help: if this is intentional, prefix it with an underscore:"
+            f" `_tmp_{i}`",
             "   |",
             "   = note: `#[warn(unused_variables)]` on by default",
             "",

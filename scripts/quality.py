@@ -97,14 +97,18 @@ def main() -> int:
     tok = counter()
     print(f"tokenizer: {tok.name}{'' if tok.exact else ' (estimate)'}")
     print()
-    print("| rules | families | fixtures (captured / synthesized) | rules with a fixture | signal recall "
-          "| exit code stated | outputs made longer | median token reduction, fixtures >= 4 KB |")
+    print(
+        "| rules | families | fixtures (captured / synthesized) | rules with a fixture | signal recall "
+        "| exit code stated | outputs made longer | median token reduction, fixtures >= 4 KB |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     captured = sum(1 for r in rows if r["source"] == "captured")
-    print(f"| {len(rs.rules)} | {len({r.family for r in rs.rules})} | {len(rows)} ({captured} / {len(rows) - captured}) "
-          f"| {len(covered & {r.id for r in rs.rules})} / {len(rs.rules)} "
-          f"| {100 * (total_sig - lost) / max(total_sig, 1):.1f}% ({total_sig - lost}/{total_sig}) "
-          f"| {len(rows) - len(nonzero)}/{len(rows)} | {len(longer)} | {100 * median_big:.1f}% (n={len(big)}) |")
+    print(
+        f"| {len(rs.rules)} | {len({r.family for r in rs.rules})} | {len(rows)} ({captured} / {len(rows) - captured}) "
+        f"| {len(covered & {r.id for r in rs.rules})} / {len(rs.rules)} "
+        f"| {100 * (total_sig - lost) / max(total_sig, 1):.1f}% ({total_sig - lost}/{total_sig}) "
+        f"| {len(rows) - len(nonzero)}/{len(rows)} | {len(longer)} | {100 * median_big:.1f}% (n={len(big)}) |"
+    )
     by_family: dict[str, list[dict[str, object]]] = defaultdict(list)
     for r in rows:
         by_family[str(r["family"])].append(r)
@@ -124,8 +128,10 @@ def main() -> int:
         print("| fixture | rule | raw chars | reduced chars | reduction | lost | exit stated |")
         print("|---|---|---|---|---|---|---|")
         for r in rows:
-            print(f"| {r['id']} | {r['rule']} | {r['raw_chars']:,} | {r['reduced_chars']:,} "
-                  f"| {100 * float(r['reduction']):.1f}% | {r['lost']} | {r['exit_stated']} |")  # type: ignore[arg-type]
+            print(
+                f"| {r['id']} | {r['rule']} | {r['raw_chars']:,} | {r['reduced_chars']:,} "
+                f"| {100 * float(r['reduction']):.1f}% | {r['lost']} | {r['exit_stated']} |"
+            )  # type: ignore[arg-type]
     problems = []
     if lost:
         problems.append(f"{lost} signals lost")
@@ -134,8 +140,10 @@ def main() -> int:
     if longer:
         problems.append(f"{len(longer)} outputs made longer: {', '.join(str(r['id']) for r in longer[:5])}")
     if wrong_rule:
-        problems.append(f"{len(wrong_rule)} fixtures chose another rule: "
-                        + ", ".join(f"{r['id']}→{r['rule']}" for r in wrong_rule[:5]))
+        problems.append(
+            f"{len(wrong_rule)} fixtures chose another rule: "
+            + ", ".join(f"{r['id']}→{r['rule']}" for r in wrong_rule[:5])
+        )
     if median_big < 0.8:
         problems.append(f"median reduction {100 * median_big:.1f}% < 80%")
     if args.json:

@@ -154,7 +154,7 @@ def test_raw_request_needs_exact_tokens() -> None:
 def test_npm_script_body_from_the_output_header() -> None:
     from tokenjuice.command import analyze, with_script_from_output
 
-    npm_out = '\n> shop@1.0.0 test\n> jest --ci\n\nFAIL __tests__/cart.test.js\n'
+    npm_out = "\n> shop@1.0.0 test\n> jest --ci\n\nFAIL __tests__/cart.test.js\n"
     info = with_script_from_output(analyze("npm test"), npm_out)
     assert info.program == "jest" and info.argv == ("jest", "--ci")
     pnpm_out = "\n> shop@1.0.0 lint /home/dev/shop\n> eslint src\n"

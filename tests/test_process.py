@@ -30,3 +30,11 @@ def test_wrap_shell_line_under_a_fish_login(tmp_path: Path) -> None:
     )
     assert p.returncode == 5
     assert p.stdout.startswith("exit 5\n") and p.stdout.rstrip().endswith("/sub")
+
+
+def test_missing_directory_is_named_not_blamed_on_the_program(tmp_path: Path) -> None:
+    from tokenjuice.runtime import shell_tool
+
+    out = shell_tool("ls", cwd=str(tmp_path / "nope"))
+    assert out.exit_code == 1
+    assert "no such directory" in out.output and "not found" not in out.output

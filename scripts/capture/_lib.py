@@ -157,8 +157,12 @@ class Workspace:
         if not Workspace._apt_updated:
             subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env)
             Workspace._apt_updated = True
-        r = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing],
-                           capture_output=True, text=True, env=env)
+        r = subprocess.run(
+            ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         if r.returncode != 0:
             raise Skip(f"apt-get install {' '.join(missing)} failed: {r.stderr.strip()[-300:]}")
 

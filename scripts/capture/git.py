@@ -315,4 +315,51 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     fx("git-log-long-history", "git/log", FAMILY_LOG, r, _log_signals(ws, "bighist", []), commits + " (2,000 commits)")
     r = ws.run("git log --oneline", "bighist")
     fx("git-log-oneline-long", "git/log", FAMILY_LOG, r, _log_signals(ws, "bighist", []), commits + " (2,000 commits)")
+    r = ws.run("git log --format='%h %ad %an %s' --date=short -60", "bighist")
+    fx("git-log-format", "git/log", FAMILY_LOG, r, _log_signals(ws, "bighist", ["-60"]), commits)
+
+    # Diff shapes beyond the plain patch (captured last: they change the work tree).
+    r = ws.run("git diff --name-status HEAD", "gitproj")
+    ns = ws.sh("git diff --name-status HEAD", "gitproj")
+    fx(
+        "git-diff-name-status",
+        "git/diff",
+        FAMILY_DIFF,
+        r,
+        [sig("path", p) for line in ns.splitlines() for p in line.split("\t")[1:]],
+        "git diff --name-status HEAD: every path",
+    )
+    r = ws.run("git diff --cached -- docs/design.md", "gitproj")
+    fx(
+        "git-diff-deleted-file",
+        "git/diff",
+        FAMILY_DIFF,
+        r,
+        [sig("header", "deleted file mode"), *_diff_signals(ws, "gitproj", ["--cached", "--", "docs/design.md"])],
+        changed + "; the deleted-file header",
+    )
+    readme = ws.path("gitproj/README.md")
+    readme.write_text(
+        "# gitproj\n\nA small project used to capture the output of git.\n\n"
+        + "".join(f"Paragraph {k} explains the {AREAS[k % len(AREAS)]} layer in plain words.\n\n" for k in range(40))
+    )
+    ws.sh("git add README.md && git commit -q -m 'Expand the README'", "gitproj")
+    text = readme.read_text()
+    for k in (3, 11, 19, 27, 35):
+        text = text.replace(f"Paragraph {k} explains", f"Paragraph {k} describes")
+    readme.write_text(text.replace("plain words.\n\nParagraph 20", "simple terms.\n\nParagraph 20"))
+    r = ws.run("git diff --word-diff", "gitproj")
+    words = ws.sh("git diff --word-diff=porcelain --no-color", "gitproj")
+    fx(
+        "git-diff-word-diff",
+        "git/diff",
+        FAMILY_DIFF,
+        r,
+        [
+            sig("word", ln[1:].strip())
+            for ln in words.splitlines()
+            if ln[:1] in "+-" and not ln.startswith(("+++", "---")) and ln[1:].strip()
+        ],
+        "git diff --word-diff=porcelain: every added/removed word run",
+    )
     return fixtures

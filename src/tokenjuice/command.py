@@ -658,6 +658,7 @@ class CommandInfo:
         "sliced",
         "steps",
         "subcommand",
+        "unresolved",
     )
 
     def __init__(self, original: str) -> None:
@@ -671,6 +672,8 @@ class CommandInfo:
         self.script: str | None = None
         self.steps: list[str] = []
         self.parse_error: str | None = None
+        # `npm run X` before its script body was taken from the output header.
+        self.unresolved: CommandInfo | None = None
 
     @property
     def text(self) -> str:
@@ -1058,6 +1061,7 @@ def with_script_from_output(info: CommandInfo, output: str) -> CommandInfo:
     new.original = info.original
     new.script = info.script
     new.steps = [*info.steps, f"script from the output header: `{body[:60]}`", *new.steps]
+    new.unresolved = info
     return new
 
 

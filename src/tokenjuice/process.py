@@ -124,6 +124,19 @@ def run_command(
         popen_args = list(argv)
     own_group = stdin_devnull or not _stdin_is_tty()
     t0 = time.monotonic()
+    if cwd is not None and not os.path.isdir(cwd):
+        # Popen would blame the program ("not found") for the missing directory.
+        msg = f"cannot run in {cwd}: no such directory"
+        run = ToolRun(
+            tool_name=tool_name,
+            command=command_text,
+            argv=argv,
+            cwd=cwd,
+            stderr=msg + "\n",
+            exit_code=1,
+            session_id=session_id,
+        )
+        return Captured(run, 1, error=msg)
     try:
         proc = subprocess.Popen(
             popen_args,

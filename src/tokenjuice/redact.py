@@ -88,7 +88,9 @@ _DETECTORS: list[tuple[str, tuple[str, ...], str, int]] = [
     (
         "secret-assignment",
         ("assword", "asswd", "ecret", "oken", "pi_key", "pi-key", "pikey", "ccess_key", "rivate_key", "lient_secret"),
-        rf"(?i:\b[\w.\-]*(?:password|passwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key))"
+        # Anchored on the keyword (a leading `[\w.-]*` made this quadratic on long
+        # words); the rest of the name is looked at in `_name_before`.
+        rf"(?i:password|passwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)"
         rf"[\"']?\s*[:=]\s*({_VALUE})",
         1,
     ),
@@ -117,6 +119,14 @@ class Redactor:
         self._detectors: list[tuple[str, tuple[str, ...], re.Pattern[str], int]] = [
             (kind, triggers, re.compile(pattern), group) for kind, triggers, pattern, group in _DETECTORS
         ]
+        # Case-insensitive keyword patterns are slow in `re` (no literal prefix to skip
+        # to); on ASCII text their candidates are found in the lowercased copy instead,
+        # which has the same offsets, and each is then matched for real.
+        self._fast: dict[int, re.Pattern[str]] = {}
+        for i, (_, _, pattern, _) in enumerate(_DETECTORS):
+            if pattern.startswith("(?i:") and ")" in pattern:
+                keyword_group = pattern[4 : pattern.index(")")]
+                self._fast[i] = re.compile(f"(?:{keyword_group})")
         self._extra: list[re.Pattern[str]] = []
         for p in extra_patterns:
             try:
@@ -131,12 +141,45 @@ class Redactor:
         found: dict[str, int] = {}
         if not text:
             return text, found
-        for kind, triggers, rx, group in self._detectors:
-            if any(t in text for t in triggers):
+        lowered: str | None = None
+        for i, (kind, triggers, rx, group) in enumerate(self._detectors):
+            if not any(t in text for t in triggers):
+                continue
+            fast = self._fast.get(i)
+            if fast is not None and text.isascii():
+                if lowered is None:
+                    lowered = text.lower()
+                new = self._sub_at(rx, fast, text, lowered, self._replacer(kind, group, found))
+                if new is not text:
+                    text, lowered = new, None
+            else:
                 text = rx.sub(self._replacer(kind, group, found), text)
+                lowered = None
         for rx in self._extra:
             text = rx.sub(self._replacer("custom", 0, found), text)
         return text, found
+
+    @staticmethod
+    def _sub_at(
+        rx: re.Pattern[str], fast: re.Pattern[str], text: str, lowered: str, repl: Callable[[re.Match[str]], str]
+    ) -> str:
+        """`rx.sub(repl, text)`, trying `rx` only where `fast` finds a keyword in `lowered`."""
+        out: list[str] = []
+        pos = 0
+        for cand in fast.finditer(lowered):
+            start = cand.start()
+            if start < pos:
+                continue
+            m = rx.match(text, start)
+            if m is None:
+                continue
+            out.append(text[pos : m.start()])
+            out.append(repl(m))
+            pos = m.end()
+        if not out:
+            return text
+        out.append(text[pos:])
+        return "".join(out)
 
     def _replacer(self, kind: str, group: int, found: dict[str, int]) -> Callable[[re.Match[str]], str]:
         allow = self.allow
@@ -150,7 +193,9 @@ class Redactor:
                 return m.group(0)
             if kind in ("secret-assignment", "url-password") and _NOT_SECRET_RE.match(value):
                 return m.group(0)
-            if kind == "secret-assignment" and _NOT_SECRET_NAME_RE.search(m.group(0)[: m.start(group) - m.start(0)]):
+            if kind == "secret-assignment" and _NOT_SECRET_NAME_RE.search(
+                _name_before(m) + m.group(0)[: m.start(group) - m.start(0)]
+            ):
                 return m.group(0)
             found[kind] = found.get(kind, 0) + 1
             if group == 0:
@@ -161,6 +206,18 @@ class Redactor:
             return whole[: start - base] + f"[REDACTED:{kind}]" + whole[end - base :]
 
         return repl
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _name_before(m: re.Match[str]) -> str:
+    """The word characters just before a match (`next_` of `next_token=…`), at most 64."""
+    text, i = m.string, m.start()
+    j = i
+    while j > 0 and i - j < 64 and text[j - 1] in _NAME_CHARS:
+        j -= 1
+    return text[j:i]
 
 
 _default: Redactor | None = None

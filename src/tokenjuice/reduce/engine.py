@@ -150,6 +150,9 @@ class Reducer:
             cmd = with_script_from_output(analyze(run.command, run.argv, run.cwd), run.combined or "")
         mi = select.MatchInput(run.tool_name, cmd, run.exit_code, run.combined)
         cands = select.rank(rs, mi)
+        if not cands and cmd.unresolved is not None:
+            # The script body has no rule of its own: the `npm run` rule still applies.
+            cands = select.rank(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined))
         if classifier:
             forced = rs.by_id.get(classifier)
             if forced is not None:

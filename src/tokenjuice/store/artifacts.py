@@ -115,9 +115,22 @@ class Store:
             if max_bytes is not None
             else int(_env_float("TOKENJUICE_STORE_MAX_MB", DEFAULT_MAX_BYTES / 1048576) * 1048576)
         )
-        self._conn: sqlite3.Connection | None = None
+        # One connection per thread: sqlite3 connections may not cross threads, and
+        # agents run tools from thread pools (LangGraph's ToolNode, MCP workers).
+        import threading
+
+        self._local = threading.local()
 
     # ------------------------------------------------------------------ db
+
+    @property
+    def _conn(self) -> sqlite3.Connection | None:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        return conn
+
+    @_conn.setter
+    def _conn(self, conn: sqlite3.Connection | None) -> None:
+        self._local.conn = conn
 
     def connect(self) -> sqlite3.Connection:
         if self._conn is not None:

@@ -11,7 +11,7 @@ Long format becomes
     untracked (1):
       notes/
 
-Short and porcelain formats are already compact and pass through unchanged.
+Short and porcelain formats are already compact and pass through whole.
 """
 
 from __future__ import annotations
@@ -54,15 +54,36 @@ DROP_TAIL_RE = re.compile(r"^(no changes added to commit|nothing added to commit
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    if not any(line.rstrip(":") + ":" in SECTIONS or line.startswith(("On branch", "HEAD detached")) for line in lines):
-        return None  # short/porcelain output: already compact
+    if not lines:
+        return None
     b = Builder(lines, fi.weights)
+    if not is_long_status(lines):
+        # Short/porcelain output is already one path per line: every line stays.
+        for i in range(len(lines)):
+            b.keep(i, protect=True)
+        return b.build(final=True, essential=True)
+    emit_status(b, lines, 0, len(lines))
+    return b.build(final=True, essential=True)
+
+
+def is_long_status(lines: list[str]) -> bool:
+    return any(line in SECTIONS or line.startswith(("On branch", "HEAD detached")) for line in lines)
+
+
+def emit_status(b: Builder, lines: list[str], start: int, end: int, *, verdict: bool = False) -> None:
+    """Reduce the long-format status in lines[start:end] into `b` (shared with the
+    stash and commit formatters, whose outputs embed a status).
+
+    With `verdict`, "no changes added to commit" stays (without its how-to): for
+    `git commit` it is the reason nothing was committed.
+    """
     section: str | None = None
     groups: dict[str, list[int]] = {}
     order: list[str] = []
     branch_idx: list[int] = []
     tail_idx: list[int] = []
-    for i, line in enumerate(lines):
+    for i in range(start, end):
+        line = lines[i]
         if line in SECTIONS:
             section = SECTIONS[line]
             if section not in groups:
@@ -72,6 +93,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         if not line.strip():
             b.drop(i, "blank")
+            continue
+        if verdict and DROP_TAIL_RE.match(line):
+            tail_idx.append(i)
             continue
         if HINT_RE.match(line) or DROP_TAIL_RE.match(line):
             b.drop(i, "hints")
@@ -98,10 +122,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         b.add(f"{name} ({len(idx)}):")
         for j in idx:
             b.keep(j, protect=True, text="  " + _entry(lines[j]))
-        b.facts[name] = len(idx)
+        b.facts[f"{name} path"] = len(idx)
     for j in tail_idx:
-        b.keep(j, protect=True)
-    return b.build(final=True, essential=True)
+        b.keep(j, protect=True, text=lines[j].split(" (use ", 1)[0])
 
 
 def _entry(line: str) -> str:

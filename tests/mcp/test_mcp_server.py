@@ -1,0 +1,382 @@
+"""The MCP server end to end: the SDK's own stdio client talks to a real server process."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult, TextContent
+
+# Submodule imports only: this test package is itself named `mcp`, and tools that sort
+# imports would otherwise take `from mcp import …` for first-party.
+
+# Noise on stdout, then the failure; `exec 2>&1` makes the arrival order (and so the
+# stored raw lines) deterministic.
+N_NOISE = 600
+NOISY_FAILING = (
+    "exec 2>&1; "
+    f'for i in $(seq 1 {N_NOISE}); do echo "[$i/{N_NOISE}] compiling src/module_$i.c ... ok"; done; '
+    "echo \"src/main.c:42:7: error: 'frobnicate' undeclared (first use in this function)\" >&2; "
+    'echo "make: *** [Makefile:12: all] Error 1" >&2; exit 2'
+)
+ERROR_LINE = "src/main.c:42:7: error: 'frobnicate' undeclared (first use in this function)\n"
+RAW_LINES = [
+    *(f"[{i}/{N_NOISE}] compiling src/module_{i}.c ... ok\n" for i in range(1, N_NOISE + 1)),
+    ERROR_LINE,
+    "make: *** [Makefile:12: all] Error 1\n",
+]
+FAKE_SECRET = "ghp_" + "Zq7" * 12  # matches the github-token detector; not a real token
+HANDLE = re.compile(r"^[0-9a-f]{12}$")
+
+Session = Callable[[ClientSession], Awaitable[None]]
+
+
+@asynccontextmanager
+async def _connect(tmp_path: Path, *extra_args: str) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "tokenjuice.mcp_server", *extra_args],
+        env={
+            "TOKENJUICE_HOME": str(tmp_path / "tjhome"),
+            # The exact tokenizer costs a second of start-up and changes nothing here.
+            "TOKENJUICE_TOKENIZER": "estimate",
+            "SHELL": "/bin/sh",
+        },
+        cwd=str(tmp_path),
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+def _with_server(tmp_path: Path, body: Session, *extra_args: str) -> None:
+    async def main() -> None:
+        with anyio.fail_after(60):
+            async with _connect(tmp_path, *extra_args) as session:
+                await body(session)
+
+    anyio.run(main)
+
+
+def _texts(result: CallToolResult) -> list[str]:
+    out = []
+    for block in result.content:
+        assert isinstance(block, TextContent)
+        out.append(block.text)
+    return out
+
+
+def _structured(result: CallToolResult) -> dict[str, Any]:
+    assert isinstance(result.structured_content, dict)
+    return result.structured_content
+
+
+async def _call(session: ClientSession, name: str, args: dict[str, Any]) -> CallToolResult:
+    result = await session.call_tool(name, args)
+    assert isinstance(result, CallToolResult)
+    return result
+
+
+# ------------------------------------------------------------------------ listing
+
+
+def test_lists_three_tools_with_schemas(tmp_path: Path) -> None:
+    async def body(session: ClientSession) -> None:
+        listed = await session.list_tools()
+        tools = {t.name: t for t in listed.tools}
+        assert set(tools) == {"run", "read_output", "reduce"}
+
+        run = tools["run"]
+        assert run.input_schema["required"] == ["command"]
+        assert set(run.input_schema["properties"]) == {"command", "cwd", "timeout_s"}
+        assert run.input_schema["properties"]["timeout_s"]["type"] == "number"
+        assert run.input_schema["additionalProperties"] is False
+        assert run.output_schema is not None
+        assert {"exit_code", "handle", "timed_out"} <= set(run.output_schema["required"])
+        assert run.description and "read_output" in run.description and "exit N" in run.description
+        assert run.annotations is not None and run.annotations.read_only_hint is False
+
+        read = tools["read_output"]
+        assert read.input_schema["required"] == ["handle"]
+        props = read.input_schema["properties"]
+        assert set(props) == {"handle", "lines", "head", "tail", "grep", "context", "ignore_case"}
+        assert props["head"]["type"] == props["tail"]["type"] == props["context"]["type"] == "integer"
+        assert read.annotations is not None and read.annotations.read_only_hint is True
+
+        reduce = tools["reduce"]
+        assert reduce.input_schema["required"] == ["text"]
+        assert set(reduce.input_schema["properties"]) == {"text", "command", "exit_code"}
+        assert reduce.input_schema["properties"]["exit_code"]["type"] == "integer"
+        for tool in tools.values():
+            assert tool.input_schema["type"] == "object"
+            assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+
+    _with_server(tmp_path, body)
+
+
+# --------------------------------------------------------------- run + read back
+
+
+def test_run_failing_noisy_command_then_read_back(tmp_path: Path) -> None:
+    raw = "".join(RAW_LINES)
+
+    async def body(session: ClientSession) -> None:
+        result = await _call(session, "run", {"command": NOISY_FAILING})
+        assert result.is_error is False  # a failing command is a normal result
+        (text,) = _texts(result)
+        data = _structured(result)
+        assert data["exit_code"] == 2
+        assert data["timed_out"] is False
+        assert text.splitlines()[0] == "exit 2"
+        assert ERROR_LINE.strip() in text
+        assert "Error 1" in text
+        assert data["raw_chars"] == len(raw)
+        assert data["raw_lines"] == len(RAW_LINES)
+        assert len(text) * 4 < len(raw), f"reduced {len(text)} chars of {len(raw)}"
+        handle = data["handle"]
+        assert isinstance(handle, str) and HANDLE.match(handle)
+        assert data["omitted_lines"] > 0
+        assert text.splitlines()[-1].endswith(f"read_output handle={handle}]")
+
+        async def read(**args: Any) -> tuple[list[str], dict[str, Any]]:
+            res = await _call(session, "read_output", {"handle": handle, **args})
+            assert res.is_error is False, _texts(res)
+            return _texts(res), _structured(res)
+
+        texts, meta = await read(lines="100-105")
+        assert texts[0] == "".join(RAW_LINES[99:105])
+        assert meta["first_line"] == 100 and meta["last_line"] == 105
+        assert meta["total_lines"] == len(RAW_LINES) and meta["truncated"] is False
+        assert texts[-1] == f"[lines 100-105 of {len(RAW_LINES)} · handle {handle}]"
+
+        texts, meta = await read(head=3)
+        assert texts[0] == "".join(RAW_LINES[:3])
+        assert meta["mode"] == "head"
+
+        texts, meta = await read(tail=2)
+        assert texts[0] == "".join(RAW_LINES[-2:])
+        assert (meta["first_line"], meta["last_line"]) == (len(RAW_LINES) - 1, len(RAW_LINES))
+
+        texts, meta = await read(lines="601")
+        assert texts[0] == ERROR_LINE
+
+        # A prefix of the handle works too; the whole output fits the default cap.
+        texts, meta = await read(handle=handle[:6])
+        assert texts[0] == raw
+        assert meta["mode"] == "all" and meta["handle"] == handle
+
+        texts, meta = await read(grep=r"error:", context=1)
+        n = len(RAW_LINES)
+        assert texts[0] == (f"{n - 2}-{RAW_LINES[-3]}{n - 1}:{RAW_LINES[-2]}{n}-{RAW_LINES[-1]}")
+        assert meta["matches"] == 1 and meta["first_line"] == n - 2
+
+        texts, meta = await read(grep=r"module_(7|9)\.c")
+        assert texts[0] == f"7:{RAW_LINES[6]}9:{RAW_LINES[8]}"
+        assert meta["matches"] == 2
+
+        texts, meta = await read(grep="FROBNICATE", ignore_case=True)
+        assert texts[0] == f"{n - 1}:{ERROR_LINE}"
+
+        texts, meta = await read(grep="no such text anywhere")
+        assert meta["matches"] == 0 and len(texts) == 1 and texts[0].startswith("[no line of")
+
+    _with_server(tmp_path, body)
+
+
+def test_read_output_is_capped_and_says_how_to_go_on(tmp_path: Path) -> None:
+    async def body(session: ClientSession) -> None:
+        data = _structured(await _call(session, "run", {"command": NOISY_FAILING}))
+        handle = data["handle"]
+        res = await _call(session, "read_output", {"handle": handle, "lines": "1-400"})
+        texts, meta = _texts(res), _structured(res)
+        assert len(texts[0]) <= 1000
+        assert meta["truncated"] is True
+        last = meta["last_line"]
+        assert texts[0] == "".join(RAW_LINES[:last])
+        assert f"read on with lines={last + 1}-400" in texts[-1]
+
+        res = await _call(session, "read_output", {"handle": handle, "tail": 100})
+        texts, meta = _texts(res), _structured(res)
+        assert meta["truncated"] is True and meta["last_line"] == len(RAW_LINES)
+        assert texts[0] == "".join(RAW_LINES[meta["first_line"] - 1 :])
+        assert "read the rest with lines=" in texts[-1]
+
+    _with_server(tmp_path, body, "--max-read-chars", "1000")
+
+
+# ------------------------------------------------------------------------ errors
+
+
+def test_read_output_errors_are_tool_errors(tmp_path: Path) -> None:
+    async def body(session: ClientSession) -> None:
+        res = await _call(session, "read_output", {"handle": "0123456789ab"})
+        assert res.is_error is True
+        assert "no artifact" in _texts(res)[0]
+
+        res = await _call(session, "read_output", {"handle": "not-a-handle"})
+        assert res.is_error is True and "not an artifact id" in _texts(res)[0]
+
+        data = _structured(await _call(session, "run", {"command": NOISY_FAILING}))
+        handle = data["handle"]
+        bad_args: list[tuple[dict[str, Any], str]] = [
+            ({"head": 3, "tail": 3}, "at most one of"),
+            ({"lines": "abc"}, "lines takes"),
+            ({"lines": "9-3"}, "empty"),
+            ({"grep": "("}, "invalid grep pattern"),
+            ({"context": 2}, "go with 'grep'"),
+            ({"head": -1}, "at least 0"),
+            ({"pattern": "x"}, "unknown argument 'pattern'"),
+        ]
+        for args, message in bad_args:
+            res = await _call(session, "read_output", {"handle": handle, **args})
+            assert res.is_error is True, args
+            assert message in _texts(res)[0], (args, _texts(res))
+
+        res = await _call(session, "run", {"command": "true", "cwd": "no/such/dir"})
+        assert res.is_error is True and "not a directory" in _texts(res)[0]
+        res = await _call(session, "run", {"command": "true", "timeout_s": -1})
+        assert res.is_error is True and "positive" in _texts(res)[0]
+
+        # The server survived all of it.
+        res = await _call(session, "run", {"command": "echo still here"})
+        assert res.is_error is False and _texts(res)[0].strip() == "still here"
+        assert _structured(res)["handle"] is None
+
+    _with_server(tmp_path, body)
+
+
+def test_run_states_timeouts_and_silent_success(tmp_path: Path) -> None:
+    async def body(session: ClientSession) -> None:
+        res = await _call(session, "run", {"command": "echo started; sleep 30", "timeout_s": 0.5})
+        assert res.is_error is False
+        data = _structured(res)
+        assert data["exit_code"] == 124 and data["timed_out"] is True
+        text = _texts(res)[0]
+        assert text.splitlines()[0] == "exit 124 (timed out after 0.5s; killed)"
+        assert "started" in text
+
+        res = await _call(session, "run", {"command": "true"})
+        assert _texts(res) == ["(no output)"]
+        assert _structured(res)["exit_code"] == 0
+
+        sub = tmp_path / "sub"
+        sub.mkdir()
+        res = await _call(session, "run", {"command": "pwd", "cwd": "sub"})
+        assert _texts(res)[0].strip() == str(sub)
+
+    _with_server(tmp_path, body)
+
+
+# ------------------------------------------------------------------------ reduce
+
+
+def test_reduce_given_text(tmp_path: Path) -> None:
+    text = "".join(RAW_LINES)
+
+    async def body(session: ClientSession) -> None:
+        res = await _call(session, "reduce", {"text": text, "exit_code": 2})
+        assert res.is_error is False
+        (reduced,) = _texts(res)
+        data = _structured(res)
+        assert reduced.splitlines()[0] == "exit 2"
+        assert ERROR_LINE.strip() in reduced
+        assert len(reduced) * 4 < len(text)
+        assert data["exit_code"] == 2 and data["raw_chars"] == len(text)
+        handle = data["handle"]
+        assert isinstance(handle, str) and HANDLE.match(handle)
+        assert reduced.splitlines()[-1].endswith(f"read_output handle={handle}]")
+        back = await _call(session, "read_output", {"handle": handle, "lines": "598-602"})
+        assert _texts(back)[0] == "".join(RAW_LINES[597:602])
+
+        # The command chooses the rule.
+        res = await _call(session, "reduce", {"text": text, "command": "make", "exit_code": 2})
+        (reduced,) = _texts(res)
+        assert _structured(res)["rule"] != data["rule"]
+        assert ERROR_LINE.strip() in reduced and len(reduced) < len(text)
+
+        small = await _call(session, "reduce", {"text": "all good\n"})
+        assert _texts(small)[0].strip() == "all good"
+        assert _structured(small)["handle"] is None and _structured(small)["exit_code"] == 0
+
+    _with_server(tmp_path, body)
+
+
+# ----------------------------------------------------------------------- secrets
+
+
+def test_planted_secret_is_redacted_in_run_and_read_output(tmp_path: Path) -> None:
+    command = (
+        "exec 2>&1; "
+        f'echo "export GITHUB_TOKEN={FAKE_SECRET}"; '
+        f'for i in $(seq 1 {N_NOISE}); do echo "[$i/{N_NOISE}] step $i ... ok"; done; '
+        f'echo "error: push rejected for token {FAKE_SECRET}"; exit 1'
+    )
+
+    async def body(session: ClientSession) -> None:
+        res = await _call(session, "run", {"command": command})
+        text = _texts(res)[0]
+        data = _structured(res)
+        assert FAKE_SECRET not in text
+        assert "REDACTED" in text
+        assert data["redactions"] >= 1
+        handle = data["handle"]
+        assert isinstance(handle, str)
+        for args in ({"head": 1}, {"grep": "token"}, {}):
+            back = await _call(session, "read_output", {"handle": handle, **args})
+            joined = "".join(_texts(back))
+            assert FAKE_SECRET not in joined, args
+            assert "REDACTED" in joined, args
+        # Nothing on disk holds it either.
+        for path in (tmp_path / "tjhome").rglob("*"):
+            if path.is_file():
+                assert FAKE_SECRET.encode() not in path.read_bytes(), path
+
+    _with_server(tmp_path, body)
+
+
+def test_unknown_tool_is_a_protocol_error(tmp_path: Path) -> None:
+    async def body(session: ClientSession) -> None:
+        with pytest.raises(MCPError, match="unknown tool"):
+            await session.call_tool("nope", {})
+        res = await _call(session, "reduce", {"text": "x\n", "command": "echo x"})
+        assert json.dumps(_structured(res))  # still serving
+
+    _with_server(tmp_path, body)
+
+
+def test_concurrent_calls_each_get_their_own_result(tmp_path: Path) -> None:
+    # Calls run in worker threads at once: each thread needs its own store connection.
+    async def body(session: ClientSession) -> None:
+        results: dict[int, CallToolResult] = {}
+
+        async def one(i: int) -> None:
+            cmd = f"exec 2>&1; sleep 0.2; seq 1 {1000 + i}; echo 'error: job {i} failed'; exit {i}"
+            results[i] = await _call(session, "run", {"command": cmd})
+
+        async with anyio.create_task_group() as tg:
+            for i in range(1, 5):
+                tg.start_soon(one, i)
+        handles = set()
+        for i, res in results.items():
+            data = _structured(res)
+            assert data["exit_code"] == i
+            assert f"error: job {i} failed" in _texts(res)[0]
+            handles.add(data["handle"])
+            back = await _call(session, "read_output", {"handle": data["handle"], "tail": 1})
+            assert _texts(back)[0] == f"error: job {i} failed\n"
+        assert len(handles) == 4
+
+    _with_server(tmp_path, body)

@@ -1,0 +1,42 @@
+"""archive-listing (tar, zip, unzip, rsync): per-directory counts, errors and totals kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import lost, reduce_fixture
+
+
+@pytest.mark.parametrize(
+    ("family", "fid"),
+    [
+        ("tar", "tar-create-verbose"),
+        ("tar", "tar-list-verbose"),
+        ("zip", "zip-create-recursive"),
+        ("zip", "unzip-list"),
+        ("zip", "unzip-test-ok"),
+        ("rsync", "rsync-progress-large"),
+    ],
+)
+def test_large_listings_become_directory_counts(family: str, fid: str) -> None:
+    fx, red = reduce_fixture(family, fid)
+    assert not lost(fx, red.text)
+    assert "entries in" in red.text
+    assert red.reduced_chars < red.raw_chars * 0.02
+
+
+def test_truncated_archive_keeps_tar_errors() -> None:
+    fx, red = reduce_fixture("tar", "tar-truncated-archive")
+    assert not lost(fx, red.text)
+    assert "exit 2" in red.text
+
+
+def test_rsync_progress_lines_dropped_summary_kept() -> None:
+    _fx, red = reduce_fixture("rsync", "rsync-progress-large")
+    assert "xfr#" not in red.text
+    assert "total size is" in red.text
+
+
+def test_top_level_files_named() -> None:
+    _fx, red = reduce_fixture("tar", "tar-list-verbose")
+    assert "README.md" in red.text

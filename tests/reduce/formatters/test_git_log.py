@@ -1,0 +1,29 @@
+"""git log formatter: one line per commit however long the log."""
+
+from __future__ import annotations
+
+import re
+
+from tests.helpers import lost, reduce_fixture
+
+
+def test_full_log_is_one_line_per_commit() -> None:
+    fx, red = reduce_fixture("git-log", "git-log-long-history")
+    assert not lost(fx, red.text)
+    commits = len(re.findall(r"^commit [0-9a-f]{40}", fx["combined"], re.M))
+    assert commits == 2000
+    assert len(re.findall(r"^[0-9a-f]{10} ", red.text, re.M)) == commits
+    assert "Author:" not in red.text
+    assert "Date:" not in red.text
+
+
+def test_patch_log_keeps_changed_lines() -> None:
+    fx, red = reduce_fixture("git-log", "git-log-patch")
+    assert not lost(fx, red.text)
+    assert "index " not in red.text
+
+
+def test_format_log_passes_every_line() -> None:
+    fx, red = reduce_fixture("git-log", "git-log-format")
+    assert red.text.splitlines()[-1] == fx["combined"].splitlines()[-1]
+    assert not lost(fx, red.text)
