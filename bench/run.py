@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
 from tokenjuice.model import ToolRun  # noqa: E402
-from tokenjuice.reduce.engine import Reducer  # noqa: E402
+from tokenjuice.reduction.engine import Reducer  # noqa: E402
 
 SIZES = {"100 KB": 100_000, "1 MB": 1_000_000, "10 MB": 10_000_000}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tokenjuice.model import Reduction
-from tokenjuice.reduce.engine import Reducer
+from tokenjuice.reduction.engine import Reducer
 from tokenjuice.rules.fixtures import fixture_run, iter_fixture_files, load_fixture, lost_signals
 
 FIXTURES = Path(__file__).parent / "fixtures"

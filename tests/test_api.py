@@ -1,4 +1,4 @@
-"""The public Python API: `tokenjuice.reduce`, `Reducer`, `ToolRun`, lazy imports."""
+"""The public Python API: `tokenjuice.reduction`, `Reducer`, `ToolRun`, lazy imports."""
 
 from __future__ import annotations
 

@@ -83,7 +83,7 @@ def test_catastrophic_pattern_never_hangs_a_process() -> None:
     """The whole reduction finishes although the rule's pattern would backtrack forever."""
     code = textwrap.dedent(
         """
-        from tokenjuice.reduce.engine import Reducer
+        from tokenjuice.reduction.engine import Reducer
         from tokenjuice.rules.loader import RuleSet
         from tokenjuice.rules.rule import Rule
         rs = RuleSet()

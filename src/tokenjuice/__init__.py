@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from tokenjuice.command import CommandInfo
     from tokenjuice.command import analyze as analyze_command
     from tokenjuice.model import Classification, Reduction, ToolRun
-    from tokenjuice.reduce.engine import Reducer, reduce
+    from tokenjuice.reduction.engine import Reducer, reduce
     from tokenjuice.rules.loader import RuleSet, load_rules
 
 __all__ = [
@@ -39,8 +39,8 @@ __all__ = [
 ]
 
 _LAZY = {
-    "reduce": ("tokenjuice.reduce.engine", "reduce"),
-    "Reducer": ("tokenjuice.reduce.engine", "Reducer"),
+    "reduce": ("tokenjuice.reduction.engine", "reduce"),
+    "Reducer": ("tokenjuice.reduction.engine", "Reducer"),
     "ToolRun": ("tokenjuice.model", "ToolRun"),
     "Reduction": ("tokenjuice.model", "Reduction"),
     "Classification": ("tokenjuice.model", "Classification"),

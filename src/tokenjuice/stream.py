@@ -74,6 +74,7 @@ class SpoolSink(Sink):
         self._diag: list[str] = []
         self._diag_chars = 0
         self._sample_nonblank = 0
+        self._midline = False
 
     # ------------------------------------------------------------------ input
 
@@ -148,7 +149,10 @@ class SpoolSink(Sink):
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        self.streamed.total_lines += sum(1 for ln in lines if ln.strip())
+        # A line longer than a chunk arrives in pieces: count it once.
+        continued = self._midline and bool(lines)
+        self._midline = not text.endswith("\n")
+        self.streamed.total_lines += sum(1 for ln in lines[1 if continued else 0 :] if ln.strip())
         if not self._head_done:
             take = 0
             for ln in lines:
@@ -161,7 +165,7 @@ class SpoolSink(Sink):
             lines = lines[take:]
             if not lines:
                 return
-        from tokenjuice.reduce import signals
+        from tokenjuice.reduction import signals
 
         # Lines leaving the tail window are the middle: keep their diagnostic lines.
         for ln in lines:

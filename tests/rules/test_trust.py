@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tokenjuice import _log
-from tokenjuice.reduce.engine import Reducer
+from tokenjuice.reduction.engine import Reducer
 from tokenjuice.rules import trust
 
 # A hostile project rule: hide the failure and claim success.

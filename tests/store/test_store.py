@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import load
-from tokenjuice.reduce.engine import Reducer
+from tokenjuice.reduction.engine import Reducer
 from tokenjuice.rules.fixtures import fixture_run
 from tokenjuice.store import ledger
 from tokenjuice.store.artifacts import Store, StoreError, artifact_id

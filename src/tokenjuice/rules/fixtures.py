@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any, TextIO
 
     from tokenjuice.model import Reduction, ToolRun
-    from tokenjuice.reduce.engine import Reducer
+    from tokenjuice.reduction.engine import Reducer
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _WS = re.compile(r"\s+")
@@ -156,7 +156,7 @@ class FixturesReport:
 
 
 def builtin_reducer() -> Reducer:
-    from tokenjuice.reduce.engine import Reducer
+    from tokenjuice.reduction.engine import Reducer
 
     return Reducer(user_rules=False, project_rules=False, store=False, record=False)
 

@@ -31,7 +31,7 @@ def verify_rules(
     ruleset: RuleSet | None = None,
     project_gate: Callable[[str], str | None] | None = None,
 ) -> VerifyReport:
-    from tokenjuice.reduce import formatters
+    from tokenjuice.reduction import formatters
 
     rs = ruleset or load_rules(cwd, project_gate=project_gate)
     report = VerifyReport(rs)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tokenjuice.model import ToolRun
-from tokenjuice.reduce.engine import Reducer
+from tokenjuice.reduction.engine import Reducer
 from tokenjuice.runtime.executor import InterceptorContext
 
 # Argument names under which agents pass a shell command to their tools.

@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
 
     from tokenjuice.command import analyze, with_script_from_output
     from tokenjuice.model import ToolRun
-    from tokenjuice.reduce.engine import Reducer
-    from tokenjuice.reduce.pipeline import density, prepare
+    from tokenjuice.reduction.engine import Reducer
+    from tokenjuice.reduction.pipeline import density, prepare
     from tokenjuice.rules.select import MatchInput, explain_misses
 
     words = list(args.cmd)

@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tokenjuice.model import ToolRun
-    from tokenjuice.reduce.engine import Reducer
+    from tokenjuice.reduction.engine import Reducer
 
     text = _io.decode(_io.read_bytes(args.file))
     reducer = Reducer(

@@ -21,7 +21,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tokenjuice.protocol import ProtocolError, parse_request
-    from tokenjuice.reduce.engine import Reducer
+    from tokenjuice.reduction.engine import Reducer
 
     data = _io.read_bytes(args.file)
     try:

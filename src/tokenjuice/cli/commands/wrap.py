@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"no such directory: {args.cwd}")
 
     from tokenjuice.process import run_command
-    from tokenjuice.reduce.engine import Reducer
+    from tokenjuice.reduction.engine import Reducer
     from tokenjuice.stream import SpoolSink
 
     session = args.session or os.environ.get("TOKENJUICE_SESSION")

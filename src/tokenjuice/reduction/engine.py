@@ -1,0 +1,572 @@
+"""The reducer: classify a run, apply its rule, compose the text, and fail open.
+
+`Reducer` loads the rule layers once per project directory and keeps compiled
+patterns between calls; `tokenjuice.reduce()` uses a shared default instance.
+"""
+
+from __future__ import annotations
+
+import time
+
+from tokenjuice import _log
+from tokenjuice.command import analyze, is_raw_request, with_script_from_output
+from tokenjuice.model import Classification, Reduction, ToolRun
+from tokenjuice.patterns import DEFAULT_PATTERN_BUDGET_S
+from tokenjuice.patterns import Budget as PatternBudget
+from tokenjuice.reduction import inline, pipeline
+from tokenjuice.reduction.binary import describe, is_binary
+from tokenjuice.reduction.normalize import normalize
+from tokenjuice.reduction.window import Budget
+from tokenjuice.rules import select
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
+
+    from tokenjuice.command import CommandInfo
+    from tokenjuice.redact import Redactor
+    from tokenjuice.rules.loader import RuleSet
+    from tokenjuice.rules.rule import Rule
+    from tokenjuice.rules.select import Candidate
+    from tokenjuice.store.artifacts import Store
+
+DEFAULT_DENSITY_THRESHOLD = 0.3
+# What fail-open passes on at most: head and tail of the original around a marker.
+FAIL_OPEN_MAX_CHARS = 64_000
+
+
+class Selection:
+    """The rule chosen for a run, the other candidates, and what the command was."""
+
+    __slots__ = ("candidates", "cmd", "forced", "rule")
+
+    def __init__(self, rule: Rule, candidates: list[Candidate], cmd: CommandInfo, forced: bool) -> None:
+        self.rule = rule
+        self.candidates = candidates
+        self.cmd = cmd
+        self.forced = forced
+
+    @property
+    def score(self) -> int:
+        return self.candidates[0].score if self.candidates and not self.forced else 0
+
+
+class Reducer:
+    """Reduce tool outputs with compiled rules; reuse one instance for many calls.
+
+    Budgets: `max_inline_chars` / `max_inline_tokens` bound the body of the text (signal
+    lines may exceed it, up to a multiple); `density_threshold` decides, when no rule
+    matches, whether output is dense enough to pass through unreduced.
+    `project_gate(rules_dir)` may refuse a project's rule layer; by default a project's
+    rules load only once trusted (`tokenjuice trust`, see `tokenjuice.rules.trust`).
+    `store`: keep the raw output of lossy reductions in the artifact store and point to
+    it from the text (default on; `TOKENJUICE_STORE=0` turns it off; a `Store` instance
+    chooses where). `record`: append one ledger record per reduction for
+    `tokenjuice stats` (default on; `TOKENJUICE_LEDGER=0` turns it off). `redactor`:
+    secrets are replaced before anything else sees the output (default on; see
+    `tokenjuice.redact`).
+    """
+
+    def __init__(
+        self,
+        *,
+        cwd: str | None = None,
+        rules: RuleSet | None = None,
+        max_inline_chars: int | None = None,
+        max_inline_tokens: int | None = None,
+        max_line_chars: int | None = None,
+        density_threshold: float | None = None,
+        pattern_budget_s: float | None = None,
+        user_rules: bool = True,
+        project_rules: bool = True,
+        project_gate: Callable[[str], str | None] | None = None,
+        store: bool | Store | None = None,
+        record: bool | None = None,
+        redactor: bool | Redactor | None = None,
+    ) -> None:
+        self.cwd = cwd
+        self._fixed_rules = rules
+        self._rulesets: dict[str | None, RuleSet] = {}
+        self.max_inline_chars = max_inline_chars
+        self.max_inline_tokens = max_inline_tokens
+        self.max_line_chars = max_line_chars
+        self.density_threshold = DEFAULT_DENSITY_THRESHOLD if density_threshold is None else density_threshold
+        self.pattern_budget_s = DEFAULT_PATTERN_BUDGET_S if pattern_budget_s is None else pattern_budget_s
+        self.user_rules = user_rules
+        self.project_rules = project_rules
+        if project_gate is None:
+            from tokenjuice.rules.trust import gate
+
+            project_gate = gate
+        self.project_gate = project_gate
+        import os
+
+        if store is None:
+            store = os.environ.get("TOKENJUICE_STORE", "1") not in ("0", "false", "no", "off")
+        self._store_enabled = bool(store)
+        self._store: Store | None = store if not isinstance(store, bool) else None
+        if record is None:
+            record = os.environ.get("TOKENJUICE_LEDGER", "1") not in ("0", "false", "no", "off")
+        self.record = record
+        # None/True: the configured redactor (config.toml, TOKENJUICE_REDACT); False: off.
+        self.redactor = redactor
+
+    @property
+    def store(self) -> Store | None:
+        """The artifact store, opened on first use (None when disabled)."""
+        if not self._store_enabled:
+            return None
+        if self._store is None:
+            from tokenjuice.store.artifacts import Store
+
+            self._store = Store()
+        return self._store
+
+    # ------------------------------------------------------------------ rules
+
+    def ruleset(self, cwd: str | None = None) -> RuleSet:
+        """The merged rules for `cwd` (the project layer depends on it); cached."""
+        if self._fixed_rules is not None:
+            return self._fixed_rules
+        from tokenjuice.rules.loader import find_project_rules_dir, load_rules
+
+        where = cwd or self.cwd
+        key = None
+        if self.project_rules:
+            import os
+
+            pdir = find_project_rules_dir(where if where is not None else os.getcwd())
+            key = pdir
+        rs = self._rulesets.get(key)
+        if rs is None:
+            rs = load_rules(where, user=self.user_rules, project=self.project_rules, project_gate=self.project_gate)
+            self._rulesets[key] = rs
+        return rs
+
+    def select(self, run: ToolRun, cmd: CommandInfo | None = None, classifier: str | None = None) -> Selection:
+        """Choose the rule for `run` (`classifier` forces a rule id)."""
+        rs = self.ruleset(run.cwd)
+        if cmd is None:
+            cmd = with_script_from_output(analyze(run.command, run.argv, run.cwd), run.combined or "")
+        mi = select.MatchInput(run.tool_name, cmd, run.exit_code, run.combined)
+        cands = select.rank(rs, mi)
+        if not cands and cmd.unresolved is not None:
+            # The script body has no rule of its own: the `npm run` rule still applies.
+            cands = select.rank(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined))
+        if classifier:
+            forced = rs.by_id.get(classifier)
+            if forced is not None:
+                return Selection(forced, cands, cmd, True)
+            _log.warn(f"classifier {classifier!r} is not a known rule id; choosing normally")
+        rule = cands[0].rule if cands else rs.fallback
+        return Selection(rule, cands, cmd, False)
+
+    # ----------------------------------------------------------------- reduce
+
+    def reduce(
+        self,
+        output: str | ToolRun | None = None,
+        *,
+        command: str | None = None,
+        argv: Sequence[str] | None = None,
+        exit_code: int | None = 0,
+        stdout: str | None = None,
+        stderr: str | None = None,
+        tool_name: str = "exec",
+        cwd: str | None = None,
+        session_id: str | None = None,
+        duration_ms: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        bypass: bool = False,
+        classifier: str | None = None,
+        max_inline_chars: int | None = None,
+        max_inline_tokens: int | None = None,
+    ) -> Reduction:
+        """Reduce one output. `output` is the combined text or a `ToolRun`."""
+        if isinstance(output, ToolRun):
+            run = output
+        else:
+            run = ToolRun(
+                tool_name=tool_name,
+                command=command,
+                argv=argv,
+                cwd=cwd,
+                stdout=stdout,
+                stderr=stderr,
+                combined=output,
+                exit_code=exit_code,
+                duration_ms=duration_ms,
+                session_id=session_id,
+                metadata=metadata,
+            )
+        return self.reduce_run(
+            run,
+            bypass=bypass,
+            classifier=classifier,
+            max_inline_chars=max_inline_chars,
+            max_inline_tokens=max_inline_tokens,
+        )
+
+    def reduce_run(
+        self,
+        run: ToolRun,
+        *,
+        bypass: bool = False,
+        classifier: str | None = None,
+        max_inline_chars: int | None = None,
+        max_inline_tokens: int | None = None,
+    ) -> Reduction:
+        t0 = time.perf_counter()
+        warnings: list[str] = []
+        listener = warnings.append
+        _log.add_listener(listener)
+        redactions: dict[str, int] = {}
+        try:
+            run, redactions = self._redact(run)
+            raw = run.combined
+            cmd = with_script_from_output(analyze(run.command, run.argv, run.cwd), raw)
+            if bypass or is_raw_request(cmd.argv) or is_raw_request(run.argv):
+                red = self._raw(run, raw, "raw")
+            elif is_binary(raw):
+                red = self._binary(run, raw)
+            else:
+                try:
+                    red = self._reduce(run, raw, cmd, classifier, max_inline_chars, max_inline_tokens)
+                except Exception as exc:  # noqa: BLE001 - fail open: the agent gets its output
+                    _log.warn(
+                        f"reduction failed ({type(exc).__name__}: {exc}); passing the original output",
+                        key=f"fail-open:{type(exc).__name__}:{exc}",
+                    )
+                    red = self._raw(run, raw, "fail-open")
+        finally:
+            _log.remove_listener(listener)
+        red.warnings = warnings
+        red.redactions = redactions
+        red.duration_ms = (time.perf_counter() - t0) * 1000
+        if self.record:
+            self._record(run, red, cmd)
+        return red
+
+    def _redact(self, run: ToolRun) -> tuple[ToolRun, dict[str, int]]:
+        """Replace detected secrets in every field the run carries (before anything else)."""
+        redactor = self._redactor()
+        if redactor is None:
+            return run, {}
+        found: dict[str, int] = {}
+
+        def clean(text: str | None) -> str | None:
+            if not text:
+                return text
+            out, n = redactor.redact(text)
+            for k, v in n.items():
+                found[k] = found.get(k, 0) + v
+            return out
+
+        combined = clean(run.combined)
+        if not found:
+            return run, {}
+        counts = dict(found)
+        raw_bytes = run.raw_bytes
+        if raw_bytes is not None:
+            # Byte-exact except for the redacted spans: undecodable bytes round-trip.
+            raw_bytes = (clean(raw_bytes.decode("utf-8", "surrogateescape")) or "").encode("utf-8", "surrogateescape")
+        redacted = ToolRun(
+            tool_name=run.tool_name,
+            command=clean(run.command),
+            argv=[clean(a) or "" for a in run.argv] if run.argv is not None else None,
+            cwd=run.cwd,
+            stdout=clean(run.stdout),
+            stderr=clean(run.stderr),
+            combined=combined,
+            exit_code=run.exit_code,
+            duration_ms=run.duration_ms,
+            session_id=run.session_id,
+            metadata=run.metadata,
+            interleave=None if len(combined or "") != len(run.combined) else run.interleave,
+            raw_bytes=raw_bytes,
+        )
+        return redacted, counts
+
+    def _redactor(self) -> Redactor | None:
+        if self.redactor is False:
+            return None
+        if self.redactor is None or self.redactor is True:
+            from tokenjuice.redact import default_redactor
+
+            return default_redactor()
+        return self.redactor
+
+    def _record(self, run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> None:
+        try:
+            from tokenjuice.store import ledger
+
+            ledger.append(ledger.make_record(run, red, cmd))
+        except Exception as exc:  # noqa: BLE001 - the ledger never costs a reduction
+            _log.debug(f"ledger record skipped: {exc}")
+
+    def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
+        """Store the raw output; the pointer text for the footer."""
+        store = self.store
+        if store is None:
+            return None  # turned off on purpose: nothing to point to, nothing to apologise for
+        from tokenjuice.store.artifacts import StoreError
+        from tokenjuice.store.ledger import signature
+
+        data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
+        try:
+            aid = store.put(
+                data,
+                session=run.session_id,
+                command=run.command_text()[:500] or signature(None),
+                rule=red.rule_id,
+                exit_code=run.exit_code,
+                lines=red.lines_total,
+            )
+        except StoreError as exc:
+            _log.warn(str(exc), key="store-error")
+            return "raw output not kept (store unavailable)"
+        red.artifact = aid
+        return f"full output: tokenjuice cat {aid}"
+
+    def _keep_spool(self, run: ToolRun, red: Reduction, path: str) -> str | None:
+        """Store a streamed output's spool file (bounded memory); the footer pointer."""
+        store = self.store
+        if store is None:
+            return None
+        from tokenjuice.store.artifacts import StoreError
+        from tokenjuice.store.ledger import signature
+
+        try:
+            aid = store.put_file(
+                path,
+                session=run.session_id,
+                command=run.command_text()[:500] or signature(None),
+                rule=red.rule_id,
+                exit_code=run.exit_code,
+                lines=red.lines_total,
+            )
+        except StoreError as exc:
+            _log.warn(str(exc), key="store-error")
+            return "raw output not kept (store unavailable)"
+        red.artifact = aid
+        return f"full output: tokenjuice cat {aid}"
+
+    def _reduce(
+        self,
+        run: ToolRun,
+        raw: str,
+        cmd: CommandInfo,
+        classifier: str | None,
+        max_chars: int | None,
+        max_tokens: int | None,
+    ) -> Reduction:
+        from tokenjuice.tokens import counter
+
+        sel = self.select(run, cmd, classifier)
+        rule = sel.rule
+        budget = Budget(max_chars or self.max_inline_chars, max_tokens or self.max_inline_tokens, self.max_line_chars)
+        ctx = pipeline.Context(run, cmd, raw, budget, PatternBudget(self.pattern_budget_s))
+        tok = counter()
+        raw_tokens = tok.count(raw)
+        if raw_tokens:
+            ctx.chars_per_token = max(1.0, len(raw) / raw_tokens)
+        if rule.is_fallback:
+            out = pipeline.apply_generic(rule, ctx, self.density_threshold)
+        else:
+            out = pipeline.apply_rule(rule, ctx)
+
+        confidence = min(1.0, round(sel.score / 30, 2)) if not rule.is_fallback else 0.0
+        via = "classifier" if sel.forced else ("generic" if rule.is_fallback else "command")
+        if rule.is_fallback:
+            reasons: Sequence[str] = (f"no specific rule; {out.mode}",)
+        elif sel.forced:
+            reasons = ("forced by classifier",)
+        else:
+            reasons = sel.candidates[0].reasons
+        cls = Classification(
+            rule.family,
+            rule.id,
+            confidence=confidence,
+            matched_via=via,
+            matched_command=cmd.text or None,
+            reasons=reasons,
+        )
+
+        streamed = run.metadata.get("streamed")
+        if streamed is not None:
+            # Only a sample was in memory: the rest of the output is accounted for here.
+            out.drop("streamed", streamed.missing_lines)
+            out.lines_total += streamed.missing_lines
+            out.body.insert(0, _streamed_note(streamed))
+            raw_tokens = int(streamed.total_bytes * 0.3 + 0.999)
+
+        body_text = "\n".join(out.body).strip()
+        failed = bool(run.exit_code)
+        facts = out.headline or (pipeline.facts_line(out.facts) if (out.omitted or failed) else None)
+        if failed and out.body and not out.lines_kept and out.body == [rule.data.get("onEmpty")]:
+            # An onEmpty message ("no problems") must not stand in for a failing run.
+            body_text = ""
+            facts = None
+        if not body_text and not facts and raw.strip() and streamed is None:
+            return self._raw(run, raw, "original", cls)
+        red = Reduction(
+            text="",
+            rule_id=rule.id,
+            family=rule.family,
+            classification=cls,
+            facts=out.facts,
+            raw_chars=len(raw) if streamed is None else streamed.total_bytes,
+            raw_tokens=raw_tokens,
+            tokens_exact=tok.is_exact(raw) and streamed is None,
+            tokenizer=tok.name,
+            lines_total=out.lines_total,
+            lines_kept=out.lines_kept,
+            omitted=out.omitted,
+            mode=out.mode,
+            exit_code=run.exit_code,
+        )
+        pointer = None
+        if streamed is not None:
+            pointer = self._keep_spool(run, red, streamed.path)
+        elif out.omitted or out.shortened:
+            pointer = self._keep_raw(run, red, raw)
+        text = inline.compose(run.exit_code, facts, out.body, out.omitted, out.shortened, pointer, _exit_note(run))
+        if len(text) >= len(raw) and streamed is None:
+            return self._raw(run, raw, "original", cls)
+        red.text = text
+        red.reduced_chars = len(text)
+        red.reduced_tokens = tok.count(text)
+        return red
+
+    def _binary(self, run: ToolRun, raw: str) -> Reduction:
+        """Binary output: its kind and size, and a pointer to the bytes in the store."""
+        from tokenjuice.tokens import counter
+
+        tok = counter()
+        n_lines = sum(1 for ln in raw.split("\n") if ln.strip())
+        cls = Classification("binary", None, matched_via="binary")
+        red = Reduction(
+            text="",
+            rule_id="binary",
+            family="binary",
+            classification=cls,
+            raw_chars=len(raw),
+            raw_tokens=tok.count(raw),
+            tokens_exact=tok.is_exact(raw),
+            tokenizer=tok.name,
+            lines_total=n_lines,
+            lines_kept=0,
+            omitted={"binary": n_lines} if n_lines else {},
+            mode="binary",
+            exit_code=run.exit_code,
+        )
+        streamed = run.metadata.get("streamed")
+        pointer = self._keep_spool(run, red, streamed.path) if streamed is not None else self._keep_raw(run, red, raw)
+        what = describe(raw, run.raw_bytes) if streamed is None else f"binary data, {streamed.total_bytes:,} bytes"
+        parts = [inline.exit_line(run.exit_code, _exit_note(run)), f"[binary output ({what}) not shown"]
+        text = "\n".join(p for p in parts if p) + (f" · {pointer}]" if pointer else "]")
+        red.text = text
+        red.reduced_chars = len(text)
+        red.reduced_tokens = tok.count(text)
+        return red
+
+    def _raw(self, run: ToolRun, raw: str, mode: str, cls: Classification | None = None) -> Reduction:
+        """The original output (escapes cleaned unless `raw`), with its exit code stated."""
+        from tokenjuice.tokens import counter
+
+        tok = counter()
+        body = raw
+        omitted: dict[str, int] = {}
+        if mode != "raw":
+            cleaned = normalize(raw)
+            if len(cleaned) <= len(raw):
+                body = cleaned
+        if mode == "fail-open" and len(body) > FAIL_OPEN_MAX_CHARS:
+            body, dropped = _cap(body, FAIL_OPEN_MAX_CHARS)
+            omitted["middle"] = dropped
+        streamed = run.metadata.get("streamed")
+        if streamed is not None:
+            omitted["streamed"] = streamed.missing_lines
+            body = _streamed_note(streamed) + "\n" + body
+        head = inline.exit_line(run.exit_code, _exit_note(run))
+        text = f"{head}\n{body}" if head else body
+        cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
+        n_lines = sum(1 for ln in body.split("\n") if ln.strip())
+        red = Reduction(
+            text=text,
+            rule_id=cls.matched_reducer or mode,
+            family=cls.family,
+            classification=cls,
+            raw_chars=len(raw),
+            raw_tokens=tok.count(raw),
+            reduced_tokens=tok.count(text),
+            tokens_exact=tok.is_exact(raw),
+            tokenizer=tok.name,
+            lines_total=n_lines + sum(omitted.values()),
+            lines_kept=n_lines,
+            omitted=omitted,
+            mode=mode,
+            exit_code=run.exit_code,
+        )
+        if omitted:
+            pointer = (
+                self._keep_spool(run, red, streamed.path) if streamed is not None else self._keep_raw(run, red, raw)
+            )
+            red.text = text + "\n" + (inline.footer(omitted, 0, pointer) or "")
+            red.reduced_chars = len(red.text)
+            red.reduced_tokens = tok.count(red.text)
+        return red
+
+
+def _streamed_note(st: Any) -> str:
+    size = st.total_bytes
+    human = f"{size / (1 << 30):.1f} GB" if size >= 1 << 30 else f"{size / (1 << 20):.0f} MB"
+    diag = f"{st.diag_kept:,} diagnostic line{'' if st.diag_kept == 1 else 's'}"
+    if st.diag_seen > st.diag_kept:
+        diag += f" (the first of {st.diag_seen:,})"
+    return (
+        f"[{human}, {st.total_lines:,} lines: too large to hold, reduced from its head, its tail and {diag} in between]"
+    )
+
+
+def _exit_note(run: ToolRun) -> str | None:
+    note = run.metadata.get("exit_note")
+    return note if isinstance(note, str) else None
+
+
+def _cap(text: str, limit: int) -> tuple[str, int]:
+    """Head and tail of `text` within `limit` characters, cut at line boundaries."""
+    head_end = text.rfind("\n", 0, limit // 3)
+    tail_start = text.find("\n", len(text) - (limit - limit // 3))
+    if head_end < 0 or tail_start < 0 or tail_start <= head_end:
+        return text[: limit // 3] + "\n…\n" + text[-(limit - limit // 3) :], 0
+    middle = text[head_end + 1 : tail_start + 1]
+    dropped = middle.count("\n")
+    from tokenjuice.reduction.window import marker
+
+    return text[: head_end + 1] + marker(dropped) + "\n" + text[tail_start + 1 :], dropped
+
+
+_default: Reducer | None = None
+
+
+def default_reducer() -> Reducer:
+    global _default
+    if _default is None:
+        _default = Reducer()
+    return _default
+
+
+def reduce(
+    output: str | ToolRun,
+    *,
+    command: str | None = None,
+    exit_code: int | None = 0,
+    **more: Any,
+) -> Reduction:
+    """Reduce one tool output with the default rules.
+
+    >>> tokenjuice.reduce(text, command="pytest -q", exit_code=1).text
+    """
+    return default_reducer().reduce(output, command=command, exit_code=exit_code, **more)

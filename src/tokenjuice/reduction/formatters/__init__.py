@@ -1,0 +1,132 @@
+"""Named formatters: the logic a JSON rule cannot express.
+
+A rule refers to a formatter by name (`"formatter": "git-status"`); the engine never
+looks at rule ids. The name maps to a module by convention, `git-status` →
+`tokenjuice.reduction.formatters.git_status`, imported only when a rule uses it. Each
+module defines `format(fi: FormatInput) -> FormatOutput | None`; returning None means
+"not the shape I expected", and the rule's plain pipeline result is used instead.
+
+Accounting contract: `weights[i]` is how many input lines output line i stands for
+(0 for a synthetic heading), and `omitted` counts, by reason, the input lines the
+formatter dropped. The engine checks the two add up and reports any difference, so
+nothing disappears silently.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from tokenjuice.command import CommandInfo
+    from tokenjuice.model import ToolRun
+
+_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
+class FormatInput:
+    __slots__ = ("cmd", "failed", "lines", "options", "run", "weights")
+
+    def __init__(
+        self,
+        lines: list[str],
+        weights: list[int],
+        run: ToolRun,
+        cmd: CommandInfo,
+        options: dict[str, Any],
+    ) -> None:
+        self.lines = lines
+        self.weights = weights
+        self.run = run
+        self.cmd = cmd
+        self.options = options
+        self.failed = bool(run.exit_code)
+
+
+class FormatOutput:
+    """What a formatter returns.
+
+    `protected[i]` marks lines the head/tail window must keep (failing test ids,
+    changed diff lines). `final` says the formatter already chose what to show, so no
+    head/tail window applies (the character budget still does). `essential` says every
+    protected line is the point of the output (one line per commit, every changed diff
+    line): they are then only trimmed far beyond the usual signal allowance. `headline` is an
+    optional facts line such as `3 failed, 297 passed`; `headline_weight` is how many input
+    lines it replaces (e.g. the summary line moved to the top).
+    """
+
+    __slots__ = (
+        "essential",
+        "facts",
+        "final",
+        "headline",
+        "headline_weight",
+        "lines",
+        "omitted",
+        "protected",
+        "weights",
+    )
+
+    def __init__(
+        self,
+        lines: list[str],
+        weights: list[int] | None = None,
+        *,
+        protected: list[bool] | None = None,
+        facts: dict[str, int] | None = None,
+        headline: str | None = None,
+        headline_weight: int = 0,
+        omitted: dict[str, int] | None = None,
+        final: bool = False,
+        essential: bool = False,
+    ) -> None:
+        self.lines = lines
+        self.weights = weights if weights is not None else [1] * len(lines)
+        self.protected = protected
+        self.facts = facts
+        self.headline = headline
+        self.headline_weight = headline_weight  # input lines the headline stands for
+        self.omitted = omitted or {}
+        self.final = final
+        self.essential = essential
+
+
+_cache: dict[str, Callable[[FormatInput], FormatOutput | None] | None] = {}
+
+
+class UnknownFormatter(LookupError):
+    pass
+
+
+def get(name: str) -> Callable[[FormatInput], FormatOutput | None]:
+    """The formatter function called `name`; UnknownFormatter when there is none."""
+    if name in _cache:
+        fn = _cache[name]
+        if fn is None:
+            raise UnknownFormatter(name)
+        return fn
+    fn = None
+    if _NAME_RE.match(name):
+        try:
+            module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name.replace('-', '_')}":
+                raise
+            module = None
+        fn = getattr(module, "format", None) if module is not None else None
+    _cache[name] = fn
+    if fn is None:
+        raise UnknownFormatter(name)
+    return fn  # type: ignore[no-any-return]
+
+
+def available() -> list[str]:
+    """Names of all formatters shipped with tokenjuice."""
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    return sorted(p.stem.replace("_", "-") for p in here.glob("*.py") if not p.name.startswith("_"))

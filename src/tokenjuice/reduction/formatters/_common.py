@@ -1,0 +1,93 @@
+"""Helpers shared by formatters: an output builder that keeps the line accounting."""
+
+from __future__ import annotations
+
+from tokenjuice.reduction.formatters import FormatOutput
+
+
+class Builder:
+    """Collects output lines with their weights, protection and drop reasons.
+
+    `keep(i)` copies input line i (with its `(×N)` repeat count, since formatter output
+    is rendered as is); `add(text)` adds a synthetic line (weight 0);
+    `drop(i, reason)` counts input line i as omitted for `reason`. `build()` returns a
+    FormatOutput whose accounting adds up to the input.
+    """
+
+    __slots__ = (
+        "facts",
+        "headline",
+        "headline_weight",
+        "lines",
+        "omitted",
+        "protected",
+        "src_lines",
+        "src_weights",
+        "weights",
+    )
+
+    def __init__(self, src_lines: list[str], src_weights: list[int]) -> None:
+        self.src_lines = src_lines
+        self.src_weights = src_weights
+        self.lines: list[str] = []
+        self.weights: list[int] = []
+        self.protected: list[bool] = []
+        self.omitted: dict[str, int] = {}
+        self.facts: dict[str, int] = {}
+        self.headline: str | None = None
+        self.headline_weight = 0
+
+    def keep(self, i: int, *, protect: bool = False, text: str | None = None) -> None:
+        line = self.src_lines[i] if text is None else text
+        w = self.src_weights[i]
+        if w > 1 and line.strip():
+            line = f"{line} (×{w})"  # the repeat count folded by dedupe stays visible
+        self.lines.append(line)
+        self.weights.append(w)
+        self.protected.append(protect)
+
+    def merge_into_last(self, i: int) -> None:
+        """Count input line i as represented by the last output line."""
+        self.weights[-1] += self.src_weights[i]
+
+    def add(self, text: str, *, protect: bool = False) -> None:
+        self.lines.append(text)
+        self.weights.append(0)
+        self.protected.append(protect)
+
+    def keep_all(self, *, protect: bool = False) -> FormatOutput:
+        """Every input line as it is (a list where each line is the signal); final."""
+        for i in range(len(self.src_lines)):
+            self.keep(i, protect=protect)
+        return self.build(final=True, essential=protect)
+
+    def group(self, indices: list[int], text: str, *, protect: bool = False) -> None:
+        """One output line standing for several input lines whose content it carries."""
+        if not indices:
+            return
+        self.lines.append(text)
+        self.weights.append(sum(self.src_weights[i] for i in indices))
+        self.protected.append(protect)
+
+    def headline_from(self, i: int, text: str) -> None:
+        """Input line i becomes the facts line at the top (several such lines join)."""
+        self.headline = text if self.headline is None else f"{self.headline}; {text}"
+        self.headline_weight += self.src_weights[i]
+
+    def drop(self, i: int, reason: str) -> None:
+        w = self.src_weights[i]
+        if w:  # blank lines weigh nothing and are never reported
+            self.omitted[reason] = self.omitted.get(reason, 0) + w
+
+    def build(self, *, final: bool = True, essential: bool = False) -> FormatOutput:
+        return FormatOutput(
+            self.lines,
+            self.weights,
+            protected=self.protected,
+            facts=self.facts or None,
+            headline=self.headline,
+            headline_weight=self.headline_weight,
+            omitted=self.omitted,
+            final=final,
+            essential=essential,
+        )

@@ -1,0 +1,142 @@
+"""Line handling shared by the git formatters: grouped name lists and hint condensing."""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters._common import Builder
+
+WRAP = 160
+
+
+def pack(b: Builder, label: str, items: list[tuple[int, str]], *, indent: str = "  ") -> None:
+    """`label: a, b, c`, wrapped at about WRAP characters.
+
+    Every name is kept verbatim (protected) and every input line is accounted for:
+    each output line stands for the input lines whose names it carries.
+    """
+    if not items:
+        return
+    chunks: list[list[tuple[int, str]]] = [[]]
+    width = len(label) + 2
+    for item in items:
+        if chunks[-1] and width + len(item[1]) + 2 > WRAP:
+            chunks.append([])
+            width = len(indent)
+        chunks[-1].append(item)
+        width += len(item[1]) + 2
+    for k, chunk in enumerate(chunks):
+        head = (f"{label}: " if label else indent) if k == 0 else indent
+        tail = "," if k + 1 < len(chunks) else ""
+        b.keep(chunk[0][0], protect=True, text=head + ", ".join(n for _, n in chunk) + tail)
+        for i, _ in chunk[1:]:
+            b.merge_into_last(i)
+
+
+def first_sentence(text: str) -> str:
+    head, sep, _ = text.partition(". ")
+    return head + "." if sep else text
+
+
+class Hints:
+    """Condense `hint:` paragraphs to the first sentence of each run of hints.
+
+    git's hints are how-to boilerplate after the line that matters (rejected, conflict,
+    divergent); their first sentence says why, the rest repeats the manual.
+    """
+
+    __slots__ = ("open",)
+
+    def __init__(self) -> None:
+        self.open = False
+
+    def feed(self, b: Builder, i: int, line: str) -> bool:
+        """Handle line i if it is a hint; False (and the run closed) otherwise."""
+        if not line.startswith("hint:"):
+            self.open = False
+            return False
+        text = line[5:].strip()
+        if not text:
+            b.drop(i, "hints")
+        elif not self.open:
+            self.open = True
+            b.keep(i, protect=True, text="hint: " + first_sentence(text))
+        elif b.lines and b.lines[-1].startswith("hint:") and not b.lines[-1].endswith((".", ":")):
+            b.lines[-1] += " " + first_sentence(text)
+            b.merge_into_last(i)
+        else:
+            b.drop(i, "hints")
+        return True
+
+
+MODE_RE = re.compile(r"^ (create|delete) mode \d{6} (.+)$")
+STAT_RE = re.compile(r"^ (\S.*?)\s+\|\s+(\d+|Bin [^|]*)(?: ([+-]+))?$")
+STAT_SUMMARY_RE = re.compile(r"^ \d+ files? changed")
+COULD_NOT_RE = re.compile(r"^(?:error: )?[Cc]ould not (apply|revert) ([0-9a-f]{7,40})\.\.\. ")
+SIGNAL_RE = re.compile(
+    r"^(?:error|fatal|warning|CONFLICT|Automatic merge failed|ssh|Permission denied|remote: (?:error|fatal)|Aborting)\b"
+)
+PROGRESS_RE = re.compile(r"^Rebasing \(\d+/\d+\)$")
+MODE_GROUP_MIN = 4
+
+
+class Outcome:
+    """The lines git prints after changing the work tree (merge, rebase, cherry-pick,
+    revert, pull, commit): conflicts and errors kept, noise folded.
+
+    - `Auto-merging x` goes (the CONFLICT lines name the paths that matter);
+    - `Could not apply abc...` repeats the `error: could not apply abc...` line;
+    - per-file stat bars shrink to counts; the summary line stays;
+    - runs of `create mode`/`delete mode` lines become `created (n): a, b, …`;
+    - paths listed under "would be overwritten" (tab-indented) stay;
+    - hints keep their first sentence.
+    """
+
+    __slots__ = ("b", "hints", "modes", "seen_could_not")
+
+    def __init__(self, b: Builder, lines: list[str]) -> None:
+        self.b = b
+        self.hints = Hints()
+        self.seen_could_not: set[str] = set()
+        self.modes: dict[str, list[tuple[int, str]]] = {}
+        for i, line in enumerate(lines):
+            m = MODE_RE.match(line)
+            if m:
+                self.modes.setdefault(m.group(1), []).append((i, m.group(2)))
+
+    def feed(self, i: int, line: str) -> bool:
+        """Handle line i; False when the caller should decide (not an outcome line)."""
+        b = self.b
+        if self.hints.feed(b, i, line):
+            return True
+        if line.startswith("Auto-merging "):
+            b.drop(i, "auto-merging")
+            return True
+        if PROGRESS_RE.match(line):
+            b.drop(i, "progress")
+            return True
+        c = COULD_NOT_RE.match(line)
+        if c:
+            key = c.group(1) + c.group(2)
+            if key in self.seen_could_not:
+                b.drop(i, "repeated")
+            else:
+                self.seen_could_not.add(key)
+                b.keep(i, protect=True)
+            return True
+        m = MODE_RE.match(line)
+        if m:
+            items = self.modes[m.group(1)]
+            if len(items) < MODE_GROUP_MIN:
+                b.keep(i, protect=True)
+            elif items[0][0] == i:
+                pack(b, f"{m.group(1)}d ({len(items)})", items)
+            return True
+        s = STAT_RE.match(line)
+        if s:
+            b.keep(i, protect=True, text=f"{s.group(1)} | {s.group(2)}")
+            return True
+        if STAT_SUMMARY_RE.match(line) or SIGNAL_RE.match(line) or line.startswith("\t"):
+            b.keep(i, protect=True)
+            return True
+        return False

@@ -1,0 +1,66 @@
+"""Helpers shared by the package-manager formatters (pip, npm, apt, uv, …).
+
+Not a formatter itself (no `format`). What they share: folding a long list of package
+names into a few lines, and shortening a long inline version list to its newest entries.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters._common import Builder
+
+LIST_LINE_CHARS = 600  # a folded package list is split into lines of about this size
+
+# Words that make a line signal on any run (also inside tool output we otherwise drop).
+ERRORISH_RE = re.compile(
+    r"\b(?:[Ee]rror|ERROR|[Ff]atal|FATAL|[Ff]ailed|FAILED|[Ee]xception|Traceback|[Dd]enied|"
+    r"[Cc]annot|[Cc]ould not|[Uu]nable to|[Nn]ot found|[Pp]anic)\b|\b\w+(?:Error|Exception):|E\d{3,}\b"
+)
+WARNISH_RE = re.compile(r"\b(?:[Ww]arn(?:ing)?s?|WARN(?:ING)?|[Dd]eprecat\w*|DEPRECAT\w*)\b")
+
+
+def wrap_items(prefix: str, items: list[str], sep: str = " ", width: int = LIST_LINE_CHARS) -> list[str]:
+    """`prefix` + items joined by `sep`, split into lines of about `width` characters."""
+    out: list[str] = []
+    cur = prefix
+    for item in items:
+        piece = item if cur == prefix else sep + item
+        if len(cur) + len(piece) > width and cur != prefix:
+            out.append(cur)
+            cur = "  " + item
+        else:
+            cur += piece
+    out.append(cur)
+    return out
+
+
+def keep_wrapped(b: Builder, i: int, prefix: str, items: list[str], *, protect: bool = True, sep: str = " ") -> None:
+    """Input line i rendered as a wrapped list (its weight on the first output line)."""
+    lines = wrap_items(prefix, items, sep)
+    b.keep(i, protect=protect, text=lines[0])
+    for extra in lines[1:]:
+        b.add(extra, protect=protect)
+
+
+def shorten_list(items: list[str], head: int, tail: int, what: str = "more") -> list[str]:
+    """First `head` and last `tail` items with a count of those between."""
+    if len(items) <= head + tail + 1:
+        return items
+    return [*items[:head], f"… {len(items) - head - tail} {what} …", *items[len(items) - tail :]]
+
+
+class Seen:
+    """Remembers texts already kept, so repeated warnings are shown once."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self) -> None:
+        self.texts: set[str] = set()
+
+    def first(self, text: str) -> bool:
+        key = text.strip()
+        if key in self.texts:
+            return False
+        self.texts.add(key)
+        return True

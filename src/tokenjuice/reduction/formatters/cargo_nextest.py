@@ -1,0 +1,150 @@
+"""cargo nextest run: FAIL lines with their panic, not the PASS lines.
+
+A failing test keeps its `FAIL [t] binary test` line, the `panicked at file:line:col`
+line and panic message from its STDERR section, project backtrace frames, and a
+head/tail of what it printed; the libtest boilerplate nextest captures in STDOUT
+(`running 1 test`, `failures:`, `test result: …`), std frames, RUST_BACKTRACE hints,
+PASS/SKIP lines, the start banner and the FAIL recap after the summary go. The
+`Summary … N tests run: …` line becomes the facts line; SLOW, TIMEOUT, SIGSEGV, LEAK
+and retry lines stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters import FormatInput, FormatOutput
+from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters.testrun_common import (
+    RUST_AT_RE,
+    RUST_FRAME_RE,
+    RUST_NOTE_RE,
+    RUST_PANIC_RE,
+    Run,
+    add_counts,
+    rust_frame_is_std,
+)
+
+STATUS_RE = re.compile(r"^\s*([A-Z]+(?: [A-Z]+)*|TRY \d+ \w+)\s+\[\s*[>\d.]+s\]\s+(\S.*)$")
+SECTION_RE = re.compile(r"^---? (STDOUT|STDERR):\s+(\S.*?)\s*---?$")
+SUMMARY_RE = re.compile(r"^\s*Summary \[\s*[\d.]+s\]\s+(.*)$")
+COUNT_RE = re.compile(r"(\d+) (passed|failed|skipped|timed out|flaky|leaky|tests run)")
+BANNER_RE = re.compile(r"^\s*(?:Starting \d+ tests?|Nextest run ID |─+$|Compiling |Finished |Blocking |Downloaded )")
+BOILERPLATE_RE = re.compile(
+    r"^(?:running \d+ tests?|test .+ \.\.\. (?:FAILED|ok|ignored.*)|failures:|test result: .*|successes:|\s{4}\S+)$"
+)
+
+MESSAGE_HEAD = 8
+MESSAGE_TAIL = 2
+OUTPUT_HEAD = 3
+OUTPUT_TAIL = 3
+MAX_FRAMES = 3
+QUIET = ("PASS", "SKIP")
+
+
+def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
+    lines = fi.lines
+    b = Builder(lines, fi.weights)
+    saw = False
+    after_summary = False
+    section: str | None = None  # "STDOUT", "STDERR", "panic", "backtrace"
+    first_msg = False
+    frames = 0
+    keep_at = False
+    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
+    output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
+
+    def flush() -> None:
+        message.flush()
+        output.flush()
+
+    for i, line in enumerate(lines):
+        s = SUMMARY_RE.match(line)
+        if s:
+            flush()
+            saw = True
+            section = None
+            after_summary = True
+            b.headline_from(i, s.group(1))
+            add_counts(b.facts, COUNT_RE.findall(s.group(1)), {"tests run": "tests"})
+            continue
+        st = STATUS_RE.match(line)
+        if st:
+            flush()
+            saw = True
+            section = None
+            status = st.group(1)
+            if status in QUIET:
+                b.drop(i, "passed" if status == "PASS" else "skipped")
+            elif after_summary and status in ("FAIL", "SIGSEGV", "SIGABRT", "TIMEOUT", "LEAK", "FLAKY"):
+                b.drop(i, "repeated failures")  # the recap after the summary
+            else:
+                b.keep(i, protect=status not in ("SLOW", "RETRY", "START"), text=f"{status} {st.group(2)}")
+            continue
+        sec = SECTION_RE.match(line)
+        if sec:
+            flush()
+            section = sec.group(1)
+            b.drop(i, "section headers")
+            continue
+        if BANNER_RE.match(line):
+            b.drop(i, "progress")
+            continue
+        p = RUST_PANIC_RE.match(line)
+        if p:
+            flush()
+            section = "panic"
+            first_msg = True
+            b.keep(i, protect=True)
+            continue
+        if line == "stack backtrace:":
+            flush()
+            section = "backtrace"
+            frames = 0
+            b.drop(i, "std frames")
+            continue
+        if RUST_NOTE_RE.match(line):
+            flush()
+            b.drop(i, "hints")
+            continue
+        if section == "backtrace":
+            f = RUST_FRAME_RE.match(line)
+            if f:
+                keep_at = not rust_frame_is_std(f.group(2)) and frames < MAX_FRAMES
+                frames += keep_at
+                if keep_at:
+                    b.keep(i)
+                else:
+                    b.drop(i, "std frames")
+                continue
+            if RUST_AT_RE.match(line):
+                if keep_at:
+                    b.keep(i)
+                else:
+                    b.drop(i, "std frames")
+                continue
+            section = "STDERR"
+        if section == "panic":
+            if line:
+                if first_msg:
+                    first_msg = False
+                    b.keep(i, protect=True)
+                else:
+                    message.add(i)
+                continue
+            message.flush()
+            section = "STDERR"
+        if not line.strip():
+            b.drop(i, "blank")
+            continue
+        if section == "STDOUT" and BOILERPLATE_RE.match(line):
+            b.drop(i, "libtest boilerplate")
+            continue
+        if section in ("STDOUT", "STDERR"):
+            output.add(i)
+            continue
+        b.keep(i, protect=line.startswith("error"))
+    flush()
+    if not saw:
+        return None
+    return b.build(final=True)

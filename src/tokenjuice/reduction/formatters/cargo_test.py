@@ -1,0 +1,223 @@
+"""cargo test (libtest's pretty output, unit/integration/doc targets).
+
+Each `---- name stdout ----` block keeps its `panicked at file:line:col` line, the
+panic message (head of long ones), the project frames of a backtrace and a head/tail
+of what the test printed; std/core/test-harness frames, `note: run with
+RUST_BACKTRACE` hints and the repeated `failures:` name lists go. `test x ... ok`/
+`ignored` lines, `running N tests`, Compiling/Finished/Running progress go. Failing
+targets keep their `test result: FAILED …` line; the totals over all targets become
+the facts line. Compiler errors (a test target that does not build) keep their
+message and `-->` location, not the source snippet.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters import FormatInput, FormatOutput
+from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters.testrun_common import (
+    RUST_AT_RE,
+    RUST_FRAME_RE,
+    RUST_NOTE_RE,
+    RUST_PANIC_RE,
+    Run,
+    rust_frame_is_std,
+)
+
+PROGRESS_RE = re.compile(
+    r"^\s*(?:Compiling|Finished|Running|Doc-tests|Blocking|Downloaded|Downloading|Updating|Locking|Fresh|Checking)\s"
+)
+RUNNING_RE = re.compile(r"^running \d+ tests?$")
+STATUS_RE = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$")
+BLOCK_RE = re.compile(r"^---- (.+) (stdout|stderr) ----$")
+RESULT_RE = re.compile(
+    r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out"
+)
+DIAG_RE = re.compile(r"^(?:error|warning)(?:\[\w+\])?: ")
+ARROW_RE = re.compile(r"^\s*--> \S+:\d+:\d+")
+SNIPPET_RE = re.compile(r"^\s*\d*\s*\|")
+EXPLAIN_RE = re.compile(r"^For more information about (?:this|an) error")
+TARGET_RE = re.compile(r"^\s+`--?[\w-]+(?: [\w-]+)?`$")
+
+MESSAGE_HEAD = 8
+MESSAGE_TAIL = 2
+OUTPUT_HEAD = 3
+OUTPUT_TAIL = 3
+MAX_FRAMES = 3
+
+
+def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
+    lines = fi.lines
+    b = Builder(lines, fi.weights)
+    totals = [0, 0, 0]  # passed, failed, ignored
+    targets = failed_targets = 0
+    last_result = -1
+    for i, line in enumerate(lines):
+        r = RESULT_RE.match(line)
+        if r:
+            targets += 1
+            failed_targets += r.group(1) == "FAILED"
+            totals[0] += int(r.group(2))
+            totals[1] += int(r.group(3))
+            totals[2] += int(r.group(4))
+            last_result = i
+    saw = targets > 0
+    section: str | None = None  # "details", "list", "block", "panic", "backtrace"
+    frames = 0
+    keep_at = False
+    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
+    output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
+    first_msg = False
+
+    def flush() -> None:
+        message.flush()
+        output.flush()
+
+    for i, line in enumerate(lines):
+        r = RESULT_RE.match(line)
+        if r:
+            flush()
+            section = None
+            if i == last_result:
+                b.headline_from(i, _headline(totals, targets, failed_targets))
+                b.facts.update({"passed": totals[0], "failed": totals[1], "ignored": totals[2]})
+            elif r.group(1) == "FAILED" or targets == 1:
+                b.keep(i, protect=True, text=_compact(line))
+            else:
+                b.drop(i, "passing targets")
+            if i == last_result and r.group(1) == "FAILED" and targets > 1:
+                b.keep(i, protect=True, text=_compact(line))
+                b.weights[-1] = 0  # the headline already accounts for this line
+            continue
+        if line == "failures:":
+            flush()
+            section = "details" if _next_is_block(lines, i) else "list"
+            b.drop(i, "section headers" if section == "details" else "repeated failures")
+            continue
+        if section == "list":
+            if line.startswith("    ") and line.strip():
+                b.drop(i, "repeated failures")
+                continue
+            section = None
+        m = BLOCK_RE.match(line)
+        if m:
+            flush()
+            saw = True
+            section = "block"
+            frames = 0
+            b.keep(i, protect=True, text=f"---- {m.group(1)} ----")
+            continue
+        p = RUST_PANIC_RE.match(line)
+        if p:
+            flush()
+            saw = True
+            section = "panic"
+            first_msg = True
+            b.keep(i, protect=True)
+            continue
+        if line == "stack backtrace:":
+            flush()
+            section = "backtrace"
+            frames = 0
+            b.drop(i, "std frames")
+            continue
+        if RUST_NOTE_RE.match(line):
+            flush()
+            b.drop(i, "hints")
+            continue
+        if section == "backtrace":
+            f = RUST_FRAME_RE.match(line)
+            if f:
+                std = rust_frame_is_std(f.group(2))
+                keep_at = not std and frames < MAX_FRAMES
+                if keep_at:
+                    frames += 1
+                    b.keep(i)
+                else:
+                    b.drop(i, "std frames")
+                continue
+            if RUST_AT_RE.match(line):
+                if keep_at:
+                    b.keep(i)
+                else:
+                    b.drop(i, "std frames")
+                continue
+            section = "block"
+        if section == "panic":
+            if line and not line.startswith("note: "):
+                if first_msg:
+                    first_msg = False
+                    b.keep(i, protect=True)
+                else:
+                    message.add(i)
+                continue
+            message.flush()
+            section = "block"
+        if section == "block":
+            if not line:
+                b.drop(i, "blank")
+            elif line in {"stderr:", "stdout:"}:
+                b.drop(i, "section headers")
+            elif line.startswith(("Test executable failed", "note: test did not panic")):
+                output.flush()
+                b.keep(i, protect=True)
+            else:
+                output.add(i)  # what the test printed before it failed
+            continue
+
+        # Outside failure details: progress, per-test lines, compiler diagnostics.
+        if PROGRESS_RE.match(line) or RUNNING_RE.match(line):
+            b.drop(i, "progress")
+            continue
+        st = STATUS_RE.match(line)
+        if st:
+            saw = True
+            status = st.group(2)
+            if status == "FAILED":
+                b.drop(i, "status lines")  # its ---- block (or the rerun hint) follows
+            else:
+                b.drop(i, "passed" if status == "ok" else "ignored")
+            continue
+        if DIAG_RE.match(line):
+            saw = True
+            b.keep(i, protect=line.startswith("error"))
+            continue
+        if ARROW_RE.match(line):
+            b.keep(i, protect=True)
+            continue
+        if SNIPPET_RE.match(line) or EXPLAIN_RE.match(line):
+            b.drop(i, "source snippets")
+            continue
+        if TARGET_RE.match(line):
+            b.keep(i)
+            continue
+        if not line.strip():
+            b.drop(i, "blank")
+            continue
+        b.keep(i)
+    flush()
+    if not saw:
+        return None
+    return b.build(final=True)
+
+
+def _next_is_block(lines: list[str], i: int) -> bool:
+    for j in range(i + 1, min(i + 4, len(lines))):
+        if lines[j]:
+            return lines[j].startswith("---- ")
+    return False
+
+
+def _compact(line: str) -> str:
+    """`test result: …` without the zero measured/filtered counts and the timing."""
+    text = re.sub(r"; 0 (?:measured|filtered out)", "", line)
+    return re.sub(r"; finished in [\d.]+s$", "", text)
+
+
+def _headline(totals: list[int], targets: int, failed_targets: int) -> str:
+    status = "FAILED" if totals[1] or failed_targets else "ok"
+    text = f"test result: {status}. {totals[0]} passed; {totals[1]} failed; {totals[2]} ignored"
+    if targets > 1:
+        text += f" ({targets} targets" + (f", {failed_targets} failed)" if failed_targets else ")")
+    return text

@@ -1,0 +1,112 @@
+"""git log: one line per commit (short hash, decorations, subject), however long.
+
+The full format's Author/Date/body lines go; with `--stat` each commit keeps its
+"N files changed" line; with `-p` the patch is reduced like `git diff` (every changed
+line kept). `--oneline` and `--graph` output keep one line per commit.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters import FormatInput, FormatOutput
+from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters.git_diff import STAT_RE, STAT_SUMMARY_RE
+
+COMMIT_RE = re.compile(r"^(?:[*|\\/ ]+)?commit ([0-9a-f]{7,64})(?: (\(.*\)))?$")
+GRAPH_ONLY_RE = re.compile(r"^[*|\\/_ .-]+$")
+HEADER_RE = re.compile(r"^(?:[|\\/ ]+)?(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|Reflog|Signed|gpg):")
+DIFF_START = ("diff --git", "diff --cc", "diff --combined")
+
+
+def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
+    lines = fi.lines
+    if not any(COMMIT_RE.match(line) for line in lines[:50]):
+        return _oneline(fi)
+    b = Builder(lines, fi.weights)
+    commits = 0
+    state = "none"  # header → message → after (stat / patch)
+    subject_for: int | None = None
+    diff_hunk = False
+    for i, line in enumerate(lines):
+        m = COMMIT_RE.match(line)
+        if m:
+            commits += 1
+            state = "header"
+            subject_for = len(b.lines)
+            deco = f" {m.group(2)}" if m.group(2) else ""
+            b.keep(i, protect=True, text=f"{m.group(1)[:10]}{deco}")
+            diff_hunk = False
+            continue
+        if state == "header":
+            if HEADER_RE.match(line):
+                b.drop(i, "author/date lines")
+                continue
+            if not line.strip():
+                b.drop(i, "blank")
+                state = "message"
+                continue
+        if state == "message":
+            body = _strip_graph(line)
+            if body.startswith("    ") or not body.strip():
+                if subject_for is not None and body.strip():
+                    # First message line is the subject: join it to the commit line.
+                    b.lines[subject_for] += " " + body.strip()
+                    b.merge_into_last(i)
+                    subject_for = None
+                else:
+                    b.drop(i, "commit message bodies")
+                continue
+            state = "after"
+        # stat / patch / anything else after the message
+        stripped = _strip_graph(line)
+        if stripped.startswith(DIFF_START):
+            diff_hunk = False
+            b.keep(i, protect=True, text=stripped)
+        elif stripped.startswith("@@"):
+            diff_hunk = True
+            b.keep(i, protect=True, text=stripped)
+        elif diff_hunk and stripped[:1] in ("+", "-") and not stripped.startswith(("+++ ", "--- ")):
+            b.keep(i, protect=True, text=stripped)
+        elif diff_hunk and stripped[:1] == " ":
+            b.drop(i, "diff context")
+        elif stripped.startswith(("index ", "--- ", "+++ ")):
+            b.drop(i, "diff headers")
+        elif STAT_SUMMARY_RE.match(stripped):
+            b.keep(i, protect=True, text="  " + stripped.strip())
+        elif STAT_RE.match(stripped):
+            b.drop(i, "per-file stat lines")
+        elif not stripped.strip() or GRAPH_ONLY_RE.match(line):
+            b.drop(i, "blank")
+        else:
+            b.keep(i)
+    if not commits:
+        return None
+    b.facts["commits"] = commits
+    return b.build(final=True, essential=True)
+
+
+def _strip_graph(line: str) -> str:
+    """Remove a `--graph` prefix such as `| * ` or `|/ `."""
+    j = 0
+    while j < len(line) and line[j] in "|\\/ *" and j < 40:
+        if line.startswith("    ", j) and line[j + 4 : j + 5] not in ("|", "\\", "/", "*", " "):
+            break
+        j += 1
+    return line[j:] if j and line[:j].strip() else line
+
+
+def _oneline(fi: FormatInput) -> FormatOutput | None:
+    """`--oneline` / `--format` output: already one line per commit; graph-only lines go."""
+    b = Builder(fi.lines, fi.weights)
+    commits = 0
+    for i, line in enumerate(fi.lines):
+        if GRAPH_ONLY_RE.match(line):
+            b.drop(i, "graph lines")
+        else:
+            b.keep(i, protect=True)
+            commits += 1
+    if not commits:
+        return None
+    b.facts["commits"] = commits
+    return b.build(final=True, essential=True)

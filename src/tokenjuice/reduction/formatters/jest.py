@@ -1,0 +1,210 @@
+"""jest (default and --verbose reporters): the `●` failure blocks and the counts.
+
+Each failure keeps its `● suite › test` header, the error message, Expected/Received
+and the head of the diff, the failing source line of the code frame (`> 14 | …`) and
+its project stack frames; frames inside node_modules and node internals, the rest of
+the code frame, passing/skipped tree lines and PASS suites go. A code frame repeated
+by `test.each` is shown once. `console.*` blocks keep a head and tail of the messages.
+The "Summary of all failing tests" repeats blocks already shown: they go. `Tests:` and
+`Test Suites:` become the facts line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters import FormatInput, FormatOutput
+from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, js_frame_useful
+
+SUITE_RE = re.compile(r"^\s*(PASS|FAIL)\s+(\S.*)$")
+TREE_PASS_RE = re.compile(r"^\s+(?:[✓✔√]|○|✎)\s")
+TREE_FAIL_RE = re.compile(r"^\s+[✕✗×]\s")
+BULLET_RE = re.compile(r"^\s{0,4}● (.+)$")
+CONSOLE_LABEL_RE = re.compile(r"^\s+console\.(\w+)$")
+SUMMARY_RE = re.compile(r"^(Tests|Test Suites|Snapshots|Time):\s+(.*)$")
+COUNT_RE = re.compile(r"(\d+) (failed|passed|skipped|todo|pending|total|obsolete|written|updated)")
+FRAME_LINE_RE = re.compile(r"^\s*(>?)\s*\d+ \|")
+CARET_LINE_RE = re.compile(r"^\s+\|\s*\^?\s*$")
+AT_RE = re.compile(r"^\s+at \S")
+EXPECT_RE = re.compile(r"^\s+(?:Expected|Received)\b[^:]*:")
+
+MESSAGE_HEAD = 14
+MESSAGE_TAIL = 4
+CONSOLE_HEAD = 4
+CONSOLE_TAIL = 4
+MAX_FRAMES = 3
+
+
+def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
+    lines = fi.lines
+    b = Builder(lines, fi.weights)
+    has_bullets = any("● " in ln for ln in lines)
+    saw = False
+    block: str | None = None  # "tree", "console", "failure", "dup"
+    first_in_block = False
+    frames = 0
+    seen_headers: set[str] = set()
+    seen_code: set[str] = set()
+    repeated_code = False
+    in_summary_repeat = False
+    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
+    console = Run(b, CONSOLE_HEAD, CONSOLE_TAIL, "console")
+    last_at = ""
+
+    def flush() -> None:
+        message.flush()
+        console.flush()
+
+    for i, line in enumerate(lines):
+        s = SUMMARY_RE.match(line)
+        if s:
+            flush()
+            saw = True
+            block = None
+            in_summary_repeat = False
+            key, rest = s.group(1), s.group(2)
+            if key in ("Tests", "Test Suites"):
+                b.headline_from(i, f"{key}: {rest}")
+                if key == "Tests":
+                    add_counts(b.facts, COUNT_RE.findall(rest))
+                else:
+                    failed = re.search(r"(\d+) failed", rest)
+                    if failed:
+                        b.facts["failed suites"] = int(failed.group(1))
+            elif key == "Snapshots" and re.search(r"failed|obsolete|written|updated", rest):
+                b.headline_from(i, f"Snapshots: {rest}")
+            else:
+                b.drop(i, "timing")
+            continue
+        if line.startswith("Ran all test suites"):
+            flush()
+            b.drop(i, "timing")
+            continue
+        if line.strip() == "Summary of all failing tests":
+            flush()
+            in_summary_repeat = True
+            b.drop(i, "repeated failures")
+            continue
+        m = SUITE_RE.match(line)
+        if m:
+            flush()
+            saw = True
+            block = "tree"
+            if m.group(1) == "PASS":
+                b.drop(i, "passed suites")
+            elif in_summary_repeat and f"FAIL {m.group(2)}" in seen_headers:
+                b.drop(i, "repeated failures")
+            else:
+                seen_headers.add(f"FAIL {m.group(2)}")
+                b.keep(i, protect=True, text=f"FAIL {m.group(2)}")
+            continue
+        bullet = BULLET_RE.match(line)
+        if bullet:
+            flush()
+            saw = True
+            title = bullet.group(1).strip()
+            frames = 0
+            last_at = ""
+            if title == "Console":
+                block = "console"
+                b.keep(i, text="● Console")
+                continue
+            if in_summary_repeat and title in seen_headers:
+                block = "dup"
+                b.drop(i, "repeated failures")
+                continue
+            seen_headers.add(title)
+            block = "failure"
+            first_in_block = True
+            repeated_code = False
+            b.keep(i, protect=True, text=f"● {title}")
+            continue
+
+        if block == "dup":
+            b.drop(i, "repeated failures")
+            continue
+        if block == "tree":
+            if TREE_PASS_RE.match(line):
+                b.drop(i, "passed" if ("✓" in line or "✔" in line or "√" in line) else "skipped")
+                continue
+            if TREE_FAIL_RE.match(line):
+                if has_bullets:
+                    b.drop(i, "status lines")  # the ● block names the test again
+                else:
+                    b.keep(i, protect=True)
+                continue
+            if not line.strip():
+                b.drop(i, "blank")
+                continue
+            if line.startswith(" "):
+                b.drop(i, "tree")  # describe headings of the verbose tree
+                continue
+            # Unindented text inside the tree: output a test wrote directly.
+            console.add(i)
+            continue
+        if block == "console":
+            c = CONSOLE_LABEL_RE.match(line)
+            if c:
+                if c.group(1) in ("warn", "error"):
+                    console.flush()
+                    b.keep(i, text=f"console.{c.group(1)}")
+                else:
+                    b.drop(i, "console")
+            elif not line.strip() or AT_RE.match(line):
+                b.drop(i, "console")
+            else:
+                console.add(i)
+            continue
+        if block == "failure":
+            if not line.strip():
+                b.drop(i, "blank")
+                continue
+            f = FRAME_LINE_RE.match(line)
+            if f:
+                message.flush()
+                if f.group(1) and not repeated_code:
+                    key = line.strip()
+                    if key in seen_code:
+                        repeated_code = True
+                        b.drop(i, "repeated code frames")
+                    else:
+                        seen_code.add(key)
+                        b.keep(i)
+                else:
+                    b.drop(i, "code frames" if not repeated_code else "repeated code frames")
+                continue
+            if CARET_LINE_RE.match(line):
+                b.drop(i, "code frames")
+                continue
+            if AT_RE.match(line):
+                message.flush()
+                stripped = line.strip()
+                if not js_frame_useful(line):
+                    b.drop(i, "library frames")
+                elif repeated_code or stripped == last_at or frames >= MAX_FRAMES:
+                    b.drop(i, "repeated code frames" if repeated_code else "stack frames")
+                else:
+                    frames += 1
+                    b.keep(i)
+                last_at = stripped
+                continue
+            if first_in_block:
+                first_in_block = False
+                b.keep(i, protect=True)
+                continue
+            if EXPECT_RE.match(line):
+                message.flush()
+                b.keep(i, protect=True)
+                continue
+            message.add(i)
+            continue
+        # Outside any block: warnings jest prints itself, stray output.
+        if not line.strip():
+            b.drop(i, "blank")
+            continue
+        b.keep(i)
+    flush()
+    if not saw:
+        return None
+    return b.build(final=True)

@@ -1,0 +1,385 @@
+"""File listings (find, fd, git ls-files, rg --files, ls, ls -R, tree) grouped by directory.
+
+A short listing passes unchanged. A longer one becomes one line per directory that
+still names every entry (`src/app/ (3): main.py util.py views.py`), when that fits the
+size target. A big one becomes per-directory counts with the leading extensions,
+collapsed below the deepest level that fits:
+
+    2,412 paths in 214 directories; extensions: .py 1,022 · .json 120 · (none) 38 …
+    ./ (4): LICENSE README.md pyproject.toml setup.cfg
+    src/pkg/ (38: .py 36 · .typed 1 · .txt 1)
+    src/pkg/vendor/ (120 in 14 subdirectories: .py 110 · .pem 10)
+
+Errors (`Permission denied`, `No such file or directory`, tree's `[error opening
+dir]`) are kept verbatim and first. Inventory listings carry no must-keep lines, so
+the names themselves may be summarised.
+
+`formatterOptions.input`: `paths` (one path per line), `ls` (ls, ls -l, ls -R
+sections) or `tree`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters import FormatInput, FormatOutput
+from tokenjuice.reduction.formatters._common import Builder
+
+SMALL_LINES = 40
+SMALL_CHARS = 2500
+TARGET_CHARS = 3000
+TARGET_RATIO = 0.25
+INLINE_NAMES = 6
+WRAP_CHARS = 200
+TOP_EXTENSIONS = 4
+
+ERROR_RE = re.compile(
+    r"^(?:find|fd|fdfind|ls|tree|git|rg|du|fatal|error)(?:\[\d+\])?: |Permission denied|No such file or directory|"
+    r"\[error opening dir\]|Not a directory|Input/output error|Too many levels of symbolic links"
+)
+LS_LONG_RE = re.compile(
+    r"^([-dlcbpsD?])[-rwxsStTlL?]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(\S+(?:,\s*\d+)?)\s+"
+    r"(?:\w{3}\s+\d{1,2}\s+(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d(?:\.\d+)?)?(?: [+-]\d{4})?)?)"
+    r" (.+)$"
+)
+LS_TOTAL_RE = re.compile(r"^total \d+(?:[.,]\d+)?[KMGTP]?$")
+# tree indents with `│` + two no-break spaces + a space (UTF-8 locales) or `|   `.
+TREE_RE = re.compile(r"^((?:[│|][\u00a0 ]{3}|[\u00a0 ]{4})*)(?:[├└]── |[|`]-- )(.*)$")
+TREE_SUMMARY_RE = re.compile(r"^\d+ director(?:y|ies)(?:, \d+ files?)?$")
+
+
+class Entry:
+    """One listed path; `path` empty for a line that only stands for directory `owner`
+    (ls's `total N`, `.` and `..`, tree's root line)."""
+
+    __slots__ = ("idx", "is_dir", "owner", "path")
+
+    def __init__(self, path: str, idx: int, is_dir: bool = False, owner: str = "") -> None:
+        self.path = path
+        self.idx = idx
+        self.is_dir = is_dir
+        self.owner = owner
+
+
+def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
+    lines = fi.lines
+    weights = fi.weights
+    b = Builder(lines, weights)
+    total_chars = sum(len(ln) + 1 for ln in lines)
+    n_lines = sum(1 for ln in lines if ln)
+    if n_lines <= fi.options.get("smallLines", SMALL_LINES) and total_chars <= fi.options.get(
+        "smallChars", SMALL_CHARS
+    ):
+        for i in range(len(lines)):
+            b.keep(i, protect=bool(ERROR_RE.search(lines[i])))
+        return b.build(final=True)
+    mode = fi.options.get("input", "paths")
+    errors: list[int] = []
+    other: list[int] = []
+    summary: list[int] = []
+    if mode == "tree":
+        entries = _parse_tree(lines, errors, other, summary)
+    elif mode == "ls":
+        entries = _parse_ls(lines, errors, other)
+    else:
+        entries = _parse_paths(lines, errors, other)
+    if not entries:
+        return None
+    target = min(
+        fi.options.get("targetChars", TARGET_CHARS),
+        max(600, int(total_chars * fi.options.get("targetRatio", TARGET_RATIO))),
+    )
+    tree = _Tree(entries)
+    for i in summary:
+        b.headline_from(i, lines[i])
+    for i in errors:
+        b.keep(i, protect=True)
+    rendered = tree.render_complete(target)
+    if rendered is None:
+        rendered = tree.render_summary(target)
+    b.add(tree.header(counts=not summary))
+    for text, idx in rendered:
+        b.add(text)
+        b.weights[-1] = sum(weights[i] for i in idx)
+    for i in other:
+        if lines[i].strip():
+            b.keep(i)
+        else:
+            b.drop(i, "blank")
+    return b.build(final=True)
+
+
+# ------------------------------------------------------------------ parsers
+
+
+def _parse_paths(lines: list[str], errors: list[int], other: list[int]) -> list[Entry]:
+    out = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            other.append(i)
+        elif ERROR_RE.search(line):
+            errors.append(i)
+        else:
+            is_dir = line.endswith("/") and len(line) > 1
+            out.append(Entry(line.rstrip("/") if is_dir else line, i, is_dir))
+    return out
+
+
+def _parse_ls(lines: list[str], errors: list[int], other: list[int]) -> list[Entry]:
+    out = []
+    section = ""
+    sections = sum(1 for ln in lines if ln.endswith(":") and not LS_LONG_RE.match(ln))
+    for i, line in enumerate(lines):
+        if not line.strip():
+            other.append(i)
+            continue
+        if ERROR_RE.search(line):
+            errors.append(i)
+            continue
+        if sections and line.endswith(":") and not LS_LONG_RE.match(line):
+            section = line[:-1]
+            out.append(Entry(section, i, True))
+            continue
+        if LS_TOTAL_RE.match(line):
+            out.append(Entry("", i, True, section))
+            continue
+        m = LS_LONG_RE.match(line)
+        is_dir = False
+        name = line
+        if m:
+            is_dir = m.group(1) == "d"
+            name = m.group(3)
+            if m.group(1) == "l" and " -> " in name:
+                name = name.split(" -> ", 1)[0]
+        if name in (".", ".."):
+            out.append(Entry("", i, True, section))
+            continue
+        out.append(Entry(f"{section}/{name}" if section else name, i, is_dir))
+    return out
+
+
+def _parse_tree(lines: list[str], errors: list[int], other: list[int], summary: list[int]) -> list[Entry]:
+    out: list[Entry] = []
+    stack: list[str] = []
+    root = ""
+    for i, line in enumerate(lines):
+        if not line.strip():
+            other.append(i)
+            continue
+        if TREE_SUMMARY_RE.match(line):
+            summary.append(i)
+            continue
+        m = TREE_RE.match(line)
+        if not m:
+            if ERROR_RE.search(line):
+                errors.append(i)
+            elif not out or not stack:
+                root = line.rstrip("/")  # the root line (`.` or the directory given)
+                stack = []
+                out.append(Entry("", i, True, root))
+            else:
+                other.append(i)
+            continue
+        depth = len(m.group(1)) // 4
+        name = m.group(2)
+        error = "[error opening dir]" in name or "[Permission denied]" in name
+        if error:
+            errors.append(i)
+            name = name.split("  [", 1)[0]
+        if " -> " in name:
+            name = name.split(" -> ", 1)[0]
+        del stack[depth:]
+        parent = "/".join([root, *stack]) if root else "/".join(stack)
+        path = f"{parent}/{name.rstrip('/')}" if parent else name.rstrip("/")
+        out.append(Entry(path, i, name.endswith("/") or error))
+        stack.append(name.rstrip("/"))
+    return out
+
+
+# ----------------------------------------------------------------- the tree
+
+
+class _Dir:
+    __slots__ = ("dirs", "files", "idx", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.files: list[str] = []
+        self.dirs: list[str] = []
+        self.idx: list[int] = []  # input lines this directory stands for (itself and its files)
+
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1] + "/"
+
+
+class _Tree:
+    def __init__(self, entries: list[Entry]) -> None:
+        paths = {e.path for e in entries if e.path}
+        parents = {_parent(p) for p in paths}
+        self.dirs: dict[str, _Dir] = {}
+        self.n_files = 0
+        self.ext: dict[str, int] = {}
+        for e in entries:
+            if not e.path:
+                self._dir(e.owner).idx.append(e.idx)
+                continue
+            if e.is_dir or e.path in parents:
+                self._dir(e.path).idx.append(e.idx)
+                continue
+            parent = _parent(e.path)
+            d = self._dir(parent)
+            d.files.append(e.path[len(parent) + 1 :] if parent else e.path)
+            d.idx.append(e.idx)
+            self.n_files += 1
+            x = _ext(e.path)
+            self.ext[x] = self.ext.get(x, 0) + 1
+
+    def _dir(self, path: str) -> _Dir:
+        d = self.dirs.get(path)
+        if d is None:
+            d = self.dirs[path] = _Dir(path)
+            if path:
+                parent = _parent(path)
+                self._dir(parent).dirs.append(path)
+        return d
+
+    def header(self, counts: bool = True) -> str:
+        exts = sorted(self.ext.items(), key=lambda kv: (-kv[1], kv[0]))
+        shown = " · ".join(f"{x} {n:,}" for x, n in exts[:8])
+        more = f" · … {len(exts) - 8} more" if len(exts) > 8 else ""
+        if not counts:
+            return f"by extension: {shown}{more}"
+        n_dirs = sum(1 for d in self.dirs.values() if d.files or d.dirs or d.idx)
+        return (
+            f"{self.n_files:,} files in {n_dirs:,} director{'y' if n_dirs == 1 else 'ies'}; by extension: {shown}{more}"
+        )
+
+    def _leaf(self, d: _Dir) -> bool:
+        """A directory listed only as an entry of its parent (nothing known inside)."""
+        return not d.files and not d.dirs and bool(d.path)
+
+    def _ordered(self) -> list[_Dir]:
+        return [self.dirs[k] for k in sorted(self.dirs, key=lambda p: p.split("/")) if not self._leaf(self.dirs[k])]
+
+    def render_complete(self, target: int) -> list[tuple[str, list[int]]] | None:
+        """Every name, one line per directory (wrapped); None when that exceeds `target`."""
+        out: list[tuple[str, list[int]]] = []
+        used = 0
+        for d in self._ordered():
+            leaves = [self.dirs[p] for p in d.dirs if self._leaf(self.dirs[p])]
+            names = d.files + [leaf.name() for leaf in leaves]
+            idx = d.idx + [i for leaf in leaves for i in leaf.idx]
+            if not names:
+                if not d.idx:
+                    continue
+                text = f"{_label(d.path)} ({len(d.dirs)} subdirectories)"
+                out.append((text, idx))
+                used += len(text) + 1
+                continue
+            head = f"{_label(d.path)} ({len(names)}): "
+            for k, chunk in enumerate(_wrap(names, WRAP_CHARS - len(head))):
+                text = (head if k == 0 else "    ") + chunk
+                used += len(text) + 1
+                out.append((text, idx if k == 0 else []))
+            if used > target:
+                return None
+        return out
+
+    def render_summary(self, target: int) -> list[tuple[str, list[int]]]:
+        depths = sorted({_depth(p) for p in self.dirs})
+        best: list[tuple[str, list[int]]] | None = None
+        for depth in depths:
+            lines = self._summary_at(depth)
+            if best is not None and sum(len(t) + 1 for t, _ in lines) > target:
+                break
+            best = lines
+        return best or []
+
+    def _summary_at(self, max_depth: int) -> list[tuple[str, list[int]]]:
+        out: list[tuple[str, list[int]]] = []
+        for d in self._ordered():
+            depth = _depth(d.path)
+            if depth > max_depth:
+                continue
+            if depth < max_depth or not d.dirs:
+                leaves = [self.dirs[p] for p in d.dirs if self._leaf(self.dirs[p])]
+                d_idx = d.idx + [i for leaf in leaves for i in leaf.idx]
+                if not d.files and not d_idx:
+                    continue
+                if not d.files:
+                    out.append((f"{_label(d.path)} ({len(d.dirs)} subdirectories)", d_idx))
+                    continue
+                out.append((f"{_label(d.path)} ({_files_text(d.files)}", d_idx))
+                continue
+            files, idx, n_sub = self._below(d)
+            text = f"{_label(d.path)} ({len(files):,} in {n_sub} subdirector{'y' if n_sub == 1 else 'ies'}"
+            text += f": {_ext_text(files)})" if files else ")"
+            out.append((text, idx))
+        return out
+
+    def _below(self, d: _Dir) -> tuple[list[str], list[int], int]:
+        files = list(d.files)
+        idx = list(d.idx)
+        n_sub = 0
+        todo = list(d.dirs)
+        while todo:
+            sub = self.dirs[todo.pop()]
+            n_sub += 1
+            files.extend(sub.files)
+            idx.extend(sub.idx)
+            todo.extend(sub.dirs)
+        return files, idx, n_sub
+
+
+def _wrap(names: list[str], width: int) -> list[str]:
+    chunks: list[str] = []
+    cur: list[str] = []
+    used = 0
+    for n in names:
+        if cur and used + len(n) + 1 > width:
+            chunks.append(" ".join(cur))
+            cur, used = [], 0
+            width = WRAP_CHARS - 4
+        cur.append(n)
+        used += len(n) + 1
+    if cur:
+        chunks.append(" ".join(cur))
+    return chunks
+
+
+def _parent(path: str) -> str:
+    cut = path.rfind("/")
+    return path[:cut] if cut > 0 else ("/" if cut == 0 else "")
+
+
+def _depth(path: str) -> int:
+    if not path:
+        return 0
+    p = path[2:] if path.startswith("./") else path
+    return 0 if p in (".", "") else p.count("/") + 1
+
+
+def _label(path: str) -> str:
+    return (path or ".") + "/" if not path.endswith("/") else path
+
+
+def _ext(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else "(none)"
+
+
+def _ext_text(files: list[str]) -> str:
+    counts: dict[str, int] = {}
+    for f in files:
+        x = _ext(f)
+        counts[x] = counts.get(x, 0) + 1
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    text = " · ".join(f"{x} {n:,}" for x, n in top[:TOP_EXTENSIONS])
+    return text + (" · …" if len(top) > TOP_EXTENSIONS else "")
+
+
+def _files_text(files: list[str]) -> str:
+    if len(files) <= INLINE_NAMES:
+        return f"{len(files)}): " + " ".join(files)
+    return f"{len(files):,}: {_ext_text(files)})"

@@ -1,0 +1,103 @@
+"""Helpers shared by the test-runner formatters (unittest, jest, go test, cargo test, …).
+
+Not a formatter itself (no `format`): the test-runner modules import it. What they
+share: keeping the head and tail of a run of lines (captured output, long diffs), and
+telling stack frames inside dependencies, runtimes and the standard library (which an
+agent never edits) from frames in the project.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tokenjuice.reduction.formatters._common import Builder
+
+# Frames an agent cannot fix: package managers' install dirs, language runtimes and
+# standard libraries, test-framework internals. Literal-led alternatives only.
+VENDOR_RE = re.compile(
+    r"node_modules/|node:internal|\(internal/|\(node:|<node_internals>|"
+    r"/lib/python\d|site-packages/|dist-packages/|<frozen |"
+    r"/usr/lib/go|/usr/local/go/src/|/go/src/(?:testing|runtime|reflect)/|"
+    r"/rustc/[0-9a-f]|/library/(?:std|core|alloc|test)/src/|"
+    r"\bjava\.base/|\bjdk\.internal\.|\bsun\.reflect\.|\bjava\.lang\.reflect\.|\borg\.junit\.|"
+    r"\borg\.apache\.maven\.|\borg\.gradle\.|\bworker\.org\.gradle\.|"
+    r"/usr/share/php/|/vendor/phpunit/|/vendor/bin/phpunit|/usr/bin/phpunit|"
+    r"/gems/|/usr/lib/ruby/|/rspec-core|/rspec-expectations|/rspec-support|"
+    r"\bbun:(?:test|internal|main)\b"
+)
+
+
+# A JS stack frame with a source position (`at f (file.js:3:9)`, `at file.js:3:9`).
+JS_LOCATED_RE = re.compile(r":\d+:\d+\)?,?(?: \{)?$")
+
+
+def is_vendor(line: str) -> bool:
+    return VENDOR_RE.search(line) is not None
+
+
+def js_frame_useful(frame: str) -> bool:
+    """A JS `at …` frame worth showing: it has a position and is not in a dependency."""
+    return JS_LOCATED_RE.search(frame) is not None and VENDOR_RE.search(frame) is None
+
+
+def keep_head_tail(b: Builder, idxs: list[int], head: int, tail: int, what: str) -> None:
+    """Keep the first `head` and last `tail` of `idxs`; one marker for the rest."""
+    if len(idxs) <= head + tail + 1:
+        for j in idxs:
+            b.keep(j)
+        return
+    for j in idxs[:head]:
+        b.keep(j)
+    cut = idxs[head : len(idxs) - tail] if tail else idxs[head:]
+    n = sum(b.src_weights[j] for j in cut)
+    b.add(f"… {n:,} {what} lines omitted …")
+    for j in cut:
+        b.drop(j, what)
+    for j in idxs[len(idxs) - tail :] if tail else ():
+        b.keep(j)
+
+
+class Run:
+    """A run of lines collected now and emitted later as head + tail (see keep_head_tail)."""
+
+    __slots__ = ("b", "head", "idxs", "tail", "what")
+
+    def __init__(self, b: Builder, head: int, tail: int, what: str) -> None:
+        self.b = b
+        self.head = head
+        self.tail = tail
+        self.what = what
+        self.idxs: list[int] = []
+
+    def add(self, i: int) -> None:
+        self.idxs.append(i)
+
+    def flush(self) -> None:
+        if self.idxs:
+            keep_head_tail(self.b, self.idxs, self.head, self.tail, self.what)
+            self.idxs = []
+
+
+def add_counts(facts: dict[str, int], pairs: list[tuple[str, str]], aliases: dict[str, str] | None = None) -> None:
+    """Add `(number, word)` pairs found in a summary line to `facts`."""
+    for num, word in pairs:
+        key = word.lower()
+        if aliases:
+            key = aliases.get(key, key)
+        facts[key] = facts.get(key, 0) + int(num.replace(",", ""))
+
+
+# Rust: a backtrace frame is `  N: symbol` followed by `at path:line:col`; frames of
+# the standard library, the panic machinery and the test harness are not the project's.
+RUST_FRAME_RE = re.compile(r"^\s*(\d+): (\S.*)$")
+RUST_AT_RE = re.compile(r"^\s+at (\S+)$")
+RUST_STD_SYMBOL_RE = re.compile(
+    r"^(?:std::|core::|alloc::|test::|__rustc::|rust_begin_unwind|<(?:fn|std|core|alloc|test)\b|"
+    r"__libc_start|_start\b|start_thread|clone3?\b|__clone)"
+)
+RUST_PANIC_RE = re.compile(r"^thread '[^']*'(?: \(\d+\))? panicked at (\S+:\d+:\d+):?$")
+RUST_NOTE_RE = re.compile(r"^note: (?:run with `RUST_BACKTRACE=|Some details are omitted)")
+
+
+def rust_frame_is_std(symbol: str) -> bool:
+    return RUST_STD_SYMBOL_RE.match(symbol) is not None

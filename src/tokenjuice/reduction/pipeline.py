@@ -1,0 +1,581 @@
+"""Apply a rule to one output.
+
+Order: strip ANSI (and redraws) → trim empty edges → dedupe adjacent → skip patterns →
+keep patterns → matchOutput → counters → formatter → head/tail (failure window and
+protected diagnostics) → budget → markers. Every dropped line is counted by reason.
+
+The output is processed in batches of lines (a few hundred KB each) and the window is a
+bounded `Collector`, so memory stays proportional to what can be shown, not to the
+output; the per-line work uses C-level `map`/`compress` where it can. Rules with a
+formatter collect the lines that survive the filters and hand them to it.
+
+Whitespace normalisation (trailing spaces, blank edges, runs of blank lines) is not an
+omission: blank lines weigh nothing, and `lines_total` counts non-blank lines.
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import compress, count, repeat
+
+from tokenjuice import _log
+from tokenjuice.patterns import PatternError, compile_any
+from tokenjuice.reduction import normalize as nz
+from tokenjuice.reduction import signals, window
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from tokenjuice.command import CommandInfo
+    from tokenjuice.model import ToolRun
+    from tokenjuice.patterns import Budget as PatternBudget
+    from tokenjuice.patterns import Matcher
+    from tokenjuice.reduction.formatters import FormatOutput
+    from tokenjuice.rules.rule import Rule
+
+DEFAULT_HEAD = 20
+DEFAULT_TAIL = 20
+DEFAULT_FAILURE_HEAD = 20
+DEFAULT_FAILURE_TAIL = 40
+BATCH_CHARS = 256 * 1024
+MIN_BATCH_CHARS = 16 * 1024
+DENSITY_SAMPLE_CHARS = 64 * 1024
+
+
+class Context:
+    """Everything a reduction needs besides the rule."""
+
+    __slots__ = ("budget", "chars_per_token", "cmd", "failed", "pattern_budget", "run", "text")
+
+    def __init__(
+        self,
+        run: ToolRun,
+        cmd: CommandInfo,
+        text: str,
+        budget: window.Budget,
+        pattern_budget: PatternBudget,
+    ) -> None:
+        self.run = run
+        self.cmd = cmd
+        self.text = text
+        self.failed = bool(run.exit_code)
+        self.budget = budget
+        self.pattern_budget = pattern_budget
+        self.chars_per_token = 4.0
+
+
+class Outcome:
+    __slots__ = ("body", "facts", "headline", "lines_kept", "lines_total", "mode", "omitted", "shortened")
+
+    def __init__(self) -> None:
+        self.body: list[str] = []
+        self.facts: dict[str, int] = {}
+        self.headline: str | None = None
+        self.omitted: dict[str, int] = {}
+        self.lines_total = 0
+        self.lines_kept = 0
+        self.shortened = 0
+        self.mode = "rule"
+
+    def drop(self, reason: str, count: int) -> None:
+        if count > 0:
+            self.omitted[reason] = self.omitted.get(reason, 0) + count
+
+
+# ------------------------------------------------------------------ preparation
+
+
+class Batch:
+    """Prepared lines: text, how many raw non-blank lines each stands for, stream tags."""
+
+    __slots__ = ("tags", "text", "weights")
+
+    def __init__(self, text: list[str], weights: list[int], tags: list[int] | None) -> None:
+        self.text = text
+        self.weights = weights
+        self.tags = tags
+
+
+def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None = None) -> Iterator[Batch]:
+    """Normalised lines in batches: escapes stripped, redraws collapsed, trailing space
+    removed, leading blank lines dropped, blank runs folded to one, and (unless the rule
+    turns it off) adjacent repeats folded into one line whose weight is the run length.
+    """
+    if transforms.get("prettyPrintJson"):
+        pretty = nz.pretty_print_json(text)
+        if pretty is not text:
+            text, tags = pretty, None
+    strip = transforms.get("stripAnsi", True) is not False
+    trim = transforms.get("trimEmptyEdges", True) is not False
+    dedupe = transforms.get("dedupeAdjacent", True) is not False
+    fold_blanks = transforms.get("collapseBlankRuns", True) is not False
+    trim_trailing = transforms.get("trimTrailingWhitespace", True) is not False
+    whole = strip and "\x1b[" in text and nz.has_redraw(text)
+    if whole:
+        # Cursor-up redraws span lines: replay the whole text once.
+        text = nz.normalize(text, strip=True)
+        tags = None
+    started = not trim
+    carry: tuple[str, int, int] | None = None  # last line, held back to fold across batches
+    raw_line = 0
+    pos, n = 0, len(text)
+    # About 16 batches per output (16 KB to 256 KB each): few enough to keep the
+    # per-batch overhead small, small enough that the working set stays a fraction
+    # of the input.
+    step = min(BATCH_CHARS, max(MIN_BATCH_CHARS, n // 16))
+    while pos < n:
+        end = text.find("\n", pos + step)
+        end = n if end < 0 else end + 1
+        chunk = text[pos:end]
+        pos = end
+        if not whole:
+            chunk = nz.normalize(chunk, strip=strip)
+        lines = chunk.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        if trim_trailing:
+            lines = [ln.rstrip() for ln in lines]
+        btags = tags[raw_line : raw_line + len(lines)] if tags is not None else None
+        raw_line += len(lines)
+        if not started:
+            first = next((i for i, ln in enumerate(lines) if ln), None)
+            if first is None:
+                continue
+            started = True
+            lines = lines[first:]
+            btags = btags[first:] if btags is not None else None
+        if carry is not None:
+            lines.insert(0, carry[0])
+            if btags is not None:
+                btags.insert(0, carry[2])
+        batch = _fold(lines, btags, dedupe, carry[1] if carry is not None else None, fold_blanks)
+        if not batch.text:
+            continue
+        carry = (batch.text.pop(), batch.weights.pop(), batch.tags.pop() if batch.tags is not None else 0)
+        if batch.text:
+            yield batch
+    if carry is not None:
+        yield Batch([carry[0]], [carry[1]], [carry[2]] if tags is not None else None)
+
+
+def _fold(
+    lines: list[str], tags: list[int] | None, dedupe: bool, first_weight: int | None, fold_blanks: bool = True
+) -> Batch:
+    """Weights for one batch; fold blank runs and (if `dedupe`) identical neighbours.
+
+    Most batches have neither repeats nor blank runs; both are detected with C-level
+    scans so the Python loop only runs when there is something to fold.
+    """
+    weights = [1] * len(lines)
+    blanks = list(compress(count(), map(operator.not_, lines)))
+    for i in blanks:
+        weights[i] = 0
+    if first_weight is not None and lines:
+        weights[0] = first_weight
+    if not dedupe and not fold_blanks:
+        return Batch(lines, weights, tags)
+    pairs = map(operator.eq, lines, lines[1:])
+    if not any(pairs):
+        return Batch(lines, weights, tags)
+    out: list[str] = []
+    w: list[int] = []
+    t: list[int] | None = [] if tags is not None else None
+    prev: str | None = None
+    for i, line in enumerate(lines):
+        if line == prev and ((not line and fold_blanks) or (line and dedupe)):
+            w[-1] += weights[i]
+            continue
+        out.append(line)
+        w.append(weights[i])
+        if t is not None and tags is not None:
+            t.append(tags[i])
+        prev = line
+    return Batch(out, w, t)
+
+
+def prepare(text: str, transforms: dict[str, Any], tags: list[int] | None = None) -> Batch:
+    """All prepared lines at once (small inputs, tools like `explain`)."""
+    texts: list[str] = []
+    weights: list[int] = []
+    all_tags: list[int] | None = [] if tags is not None else None
+    for b in iter_batches(text, {**transforms, "dedupeAdjacent": False}, tags):
+        texts.extend(b.text)
+        weights.extend(b.weights)
+        if all_tags is not None and b.tags is not None:
+            all_tags.extend(b.tags)
+    return Batch(texts, weights, all_tags)
+
+
+# ------------------------------------------------------------------- matching
+
+
+def _hits(matchers: list[Matcher], text: list[str]) -> list[bool]:
+    """Per line: does any of the matchers match (C-level map for the common case)."""
+    if len(matchers) == 1:
+        return list(map(bool, map(matchers[0].search, text)))
+    out = list(map(bool, map(matchers[0].search, text)))
+    for m in matchers[1:]:
+        out = list(map(operator.or_, out, map(bool, map(m.search, text))))
+    return out
+
+
+def _weighted_hits(matcher: Matcher, text: list[str], weights: list[int]) -> int:
+    return sum(compress(weights, map(bool, map(matcher.search, text))))
+
+
+def pluralize(count: int, name: str) -> str:
+    if count == 1:
+        return f"1 {name}"
+    head, _, last = name.rpartition(" ")
+    if last.endswith("s") or not last:
+        plural = last
+    elif last.endswith("y") and len(last) > 1 and last[-2] not in "aeiou":
+        plural = last[:-1] + "ies"
+    elif last.endswith(("ch", "sh", "x", "z")):
+        plural = last + "es"
+    else:
+        plural = last + "s"
+    return f"{count:,} {head + ' ' if head else ''}{plural}"
+
+
+def facts_line(facts: dict[str, int]) -> str | None:
+    parts = [pluralize(v, k) for k, v in facts.items() if v > 0]
+    return ", ".join(parts) if parts else None
+
+
+def _window_size(d: dict[str, Any], failed: bool) -> tuple[int, int]:
+    summ = d.get("summarize") or {}
+    fail = d.get("failure") or {}
+    if failed and fail.get("preserveOnFailure", True):
+        return (
+            fail.get("head", summ.get("head", DEFAULT_FAILURE_HEAD)),
+            fail.get("tail", max(summ.get("tail", DEFAULT_FAILURE_TAIL), DEFAULT_FAILURE_TAIL)),
+        )
+    return summ.get("head", DEFAULT_HEAD), summ.get("tail", DEFAULT_TAIL)
+
+
+# ------------------------------------------------------------------- rule path
+
+
+def apply_rule(rule: Rule, ctx: Context) -> Outcome:
+    """Reduce `ctx.text` with `rule` (not the generic fallback; see `apply_generic`)."""
+    d = rule.data
+    out = Outcome()
+    pipe = rule.pipeline()
+    pb = ctx.pattern_budget
+    protect = compile_any(pipe.protect, pb)
+    skips = [(reason, ms) for reason, specs in pipe.skip.items() if (ms := compile_any(specs, pb))]
+    keep = compile_any(pipe.keep, pb)
+    counters = pipe.counter_matchers(pb)
+    pre_counts = {name: 0 for name, _ in counters}
+    match_counts = {name: 0 for name, _ in counters}
+    match_output = [] if ctx.failed else pipe.match_output
+    summary: str | None = None
+    head, tail = _window_size(d, ctx.failed)
+    budget = ctx.budget
+    limit = budget.chars(ctx.chars_per_token)
+    formatter = rule.formatter
+    max_factor = (d.get("summarize") or {}).get("maxFactor")
+    collector = window.Collector(head, tail, protected_chars=limit * (max_factor or window.PROTECTED_FACTOR) * 2)
+    # With a formatter, the survivors of the filters are collected for it instead.
+    survivors: list[str] = []
+    survivor_weights: list[int] = []
+    survivor_kept: list[bool] = []  # matched keep (or protected), for the keep decision
+    keep_seen = False
+    keep_dropped = 0  # non-matching lines after the first keep match
+
+    for batch in iter_batches(ctx.text, d.get("transforms") or {}):
+        text, weights = batch.text, batch.weights
+        out.lines_total += sum(weights)
+        for spec, message in match_output:
+            if summary is None and _search(spec, pb, "\n".join(text)):
+                summary = message
+        prot = _hits(protect, text) if protect else None
+        for reason, skip in skips:
+            drop = _hits(skip, text)
+            if prot is not None:
+                drop = list(map(operator.and_, drop, map(operator.not_, prot)))
+            if any(drop):
+                out.drop(reason, sum(compress(weights, drop)))
+                keep_mask = list(map(operator.not_, drop))
+                text = list(compress(text, keep_mask))
+                weights = list(compress(weights, keep_mask))
+                if prot is not None:
+                    prot = list(compress(prot, keep_mask))
+        for name, m in counters:
+            if m is not None:
+                pre_counts[name] += _weighted_hits(m, text, weights)
+        # Diagnostics matter where a filter or the window could drop them.
+        diag: set[int] = set()
+        if ctx.failed and (keep or not formatter):
+            diag = signals.find(text, locations=True)
+        prot_idx = set(compress(count(), prot)) if prot is not None else set()
+        prot_idx |= diag
+        matched = _hits(keep, text) if keep else None
+        if matched is not None:
+            for i in prot_idx:
+                matched[i] = True
+            for name, m in counters:
+                if m is not None:
+                    match_counts[name] += _weighted_hits(
+                        m, list(compress(text, matched)), list(compress(weights, matched))
+                    )
+            if not keep_seen and any(matched):
+                keep_seen = True
+                if not formatter:
+                    keep_dropped += _drop_unmatched(collector)
+            if keep_seen and not all(matched):
+                keep_dropped += sum(compress(weights, map(operator.not_, matched)))
+                remap = list(compress(count(), matched))
+                text = list(compress(text, matched))
+                weights = list(compress(weights, matched))
+                pos = {old: new for new, old in enumerate(remap)}
+                prot_idx = {pos[i] for i in prot_idx}
+                matched = [True] * len(text)
+        if formatter:
+            survivors.extend(text)
+            survivor_weights.extend(weights)
+            survivor_kept.extend(matched if matched is not None else [True] * len(text))
+        else:
+            collector.add_batch(text, weights, prot_idx)
+
+    post_keep = keep_seen and d.get("counterSource") != "preKeep"
+    out.facts = {name: (match_counts if post_keep else pre_counts)[name] for name, m in counters if m is not None}
+    if summary is not None:
+        out.body = [summary]
+        out.omitted = {}
+        out.drop("summarized", out.lines_total)
+        out.mode = "summarized"
+        return out
+
+    essential = False
+    headline_weight = 0
+    show_repeats = True
+    if formatter:
+        if keep_seen:
+            # Lines collected before the first keep match that do not match are filtered.
+            keep_mask = survivor_kept
+            keep_dropped += sum(compress(survivor_weights, map(operator.not_, keep_mask)))
+            survivors = list(compress(survivors, keep_mask))
+            survivor_weights = list(compress(survivor_weights, keep_mask))
+        out.drop("filtered", keep_dropped)
+        fo = _run_formatter(rule, survivors, survivor_weights, ctx)
+        lines, line_weights = survivors, survivor_weights
+        protected: list[bool] | None = None
+        final = False
+        if fo is not None:
+            _account(survivor_weights, fo, out)
+            lines, line_weights = fo.lines, fo.weights
+            protected = fo.protected
+            final = fo.final
+            essential = fo.essential
+            if fo.facts:
+                out.facts.update(fo.facts)
+            out.headline = fo.headline
+            headline_weight = fo.headline_weight
+            show_repeats = False
+        if protect:
+            hits = _hits(protect, lines)
+            protected = hits if protected is None else list(map(operator.or_, protected, hits))
+        if ctx.failed:
+            diag_idx = signals.find(lines, locations=True)
+            if diag_idx:
+                protected = list(protected) if protected is not None else [False] * len(lines)
+                for i in diag_idx:
+                    protected[i] = True
+        factor = max_factor or (window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR)
+        collector = window.Collector(head, tail, keep_all=final, protected_chars=limit * factor * 2)
+        for i, line in enumerate(lines):
+            collector.add(line, line_weights[i], bool(protected and protected[i]))
+    else:
+        out.drop("filtered", keep_dropped)
+
+    if not any(e.text.strip() for e in collector.entries):
+        # Nothing but blank lines survived.
+        on_empty = d.get("onEmpty")
+        out.body = [on_empty] if on_empty and not out.headline else []
+        out.lines_kept = headline_weight
+        return out
+    _finish(collector, ctx, out, essential=essential, show_repeats=show_repeats, max_factor=max_factor)
+    out.lines_kept += headline_weight
+    return out
+
+
+def _drop_unmatched(collector: window.Collector) -> int:
+    """The first keep match: lines collected so far that did not match are filtered."""
+    dropped = 0
+    for e in collector.entries:
+        if e.alive and not e.protected:
+            e.alive = False
+            dropped += e.weight
+        dropped += e.gap
+        e.gap = 0
+    dropped += collector.pending_gap
+    collector.pending_gap = 0
+    collector.entries = [e for e in collector.entries if e.alive]
+    collector.reset_windows()
+    return dropped
+
+
+def _search(spec: Any, pb: PatternBudget, text: str) -> bool:
+    try:
+        return spec.matcher(pb).search(text) is not None
+    except PatternError as exc:
+        _log.warn(f"{exc}; matchOutput entry skipped")
+        return False
+
+
+def _finish(
+    collector: window.Collector,
+    ctx: Context,
+    out: Outcome,
+    *,
+    essential: bool = False,
+    show_repeats: bool = True,
+    max_factor: int | None = None,
+) -> None:
+    budget = ctx.budget
+    body, omitted, shortened, kept = collector.finish(
+        budget.chars(ctx.chars_per_token),
+        budget.max_line_chars,
+        tail_bias=ctx.failed,
+        protected_factor=max_factor or (window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR),
+        show_repeats=show_repeats,
+    )
+    out.body = body
+    out.drop("middle", omitted)
+    out.shortened = shortened
+    out.lines_kept = kept
+
+
+def _run_formatter(rule: Rule, lines: list[str], weights: list[int], ctx: Context) -> FormatOutput | None:
+    from tokenjuice.reduction import formatters
+
+    name = rule.formatter or ""
+    try:
+        fn = formatters.get(name)
+    except formatters.UnknownFormatter:
+        _log.warn(
+            f"{rule.path}: rule {rule.id!r}: unknown formatter {name!r}; rule applied without it",
+            key=f"formatter:{rule.id}:{name}",
+        )
+        return None
+    fi = formatters.FormatInput(lines, weights, ctx.run, ctx.cmd, dict(rule.data.get("formatterOptions") or {}))
+    try:
+        result = fn(fi)
+    except Exception as exc:  # noqa: BLE001 - a formatter bug must not cost the output
+        _log.warn(f"formatter {name!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        return None
+    if result is not None and len(result.weights) != len(result.lines):
+        _log.warn(f"formatter {name!r} returned inconsistent weights; rule applied without it")
+        return None
+    return result
+
+
+def _account(before: list[int], fo: FormatOutput, out: Outcome) -> None:
+    total_in = sum(before)
+    total_out = sum(fo.weights) + sum(fo.omitted.values()) + fo.headline_weight
+    for reason, n in fo.omitted.items():
+        out.drop(reason, n)
+    if total_out < total_in:
+        # Never silent: whatever the formatter did not account for is still counted.
+        out.drop("formatted", total_in - total_out)
+
+
+# --------------------------------------------------------------------- generic path
+
+_DELETE_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def density(lines: list[str]) -> float:
+    """ρ = U/max(L,1) · N/max(C,1): unique-line ratio times non-whitespace ratio.
+
+    Lines are compared with their digits removed, so `shard 7` and `shard 12` count as
+    one line shape: numbered progress and counters are repetition, not information.
+    """
+    n_lines = len(lines)
+    if not n_lines:
+        return 1.0
+    text = "\n".join(lines)
+    chars = len(text)
+    ws = sum(text.count(c) for c in " \t\n\r\f\v")
+    unique = len(set(text.translate(_DELETE_DIGITS).split("\n")))
+    return (unique / max(n_lines, 1)) * ((chars - ws) / max(chars, 1))
+
+
+def sample_density(text: str) -> float:
+    """Density of the output, measured on its first 64 KB (the whole of most outputs)."""
+    sample = text
+    if len(text) > DENSITY_SAMPLE_CHARS:
+        cut = text.rfind("\n", 0, DENSITY_SAMPLE_CHARS)
+        sample = text[: cut if cut > 0 else DENSITY_SAMPLE_CHARS]
+    return density(prepare(sample, {}).text)
+
+
+def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
+    """No specific rule: reduce low-density output, pass dense output (capped)."""
+    from tokenjuice.reduction.streams import line_streams
+
+    d = rule.data
+    transforms = d.get("transforms") or {}
+    out = Outcome()
+    limit = ctx.budget.chars(ctx.chars_per_token)
+    rho = sample_density(ctx.text)
+    raw_lines = ctx.text.count("\n") + (0 if ctx.text.endswith("\n") or not ctx.text else 1)
+    tags = line_streams(ctx.run, raw_lines)
+    dense = rho >= threshold
+    if dense:
+        transforms = {**transforms, "dedupeAdjacent": False}
+        if len(ctx.text) <= limit:
+            body: list[str] = []
+            for b in iter_batches(ctx.text, transforms):
+                body.extend(b.text)
+                out.lines_total += sum(b.weights)
+            if not any(len(t) > ctx.budget.max_line_chars for t in body):
+                out.body = body
+                out.lines_kept = out.lines_total
+                out.mode = "passthrough"
+                return out
+            out.lines_total = 0
+        out.mode = "capped"
+        head_chars: int | None = limit // 3
+        tail_chars: int | None = limit - limit // 3
+        head, tail = 10**9, 10**9
+        skip: list[Matcher] = []
+    else:
+        out.mode = "generic"
+        head_chars = tail_chars = None
+        head, tail = _window_size(d, ctx.failed)
+        skip = compile_any([s for specs in rule.pipeline().skip.values() for s in specs], ctx.pattern_budget)
+    split_streams = tags is not None and ctx.failed
+    collector = window.Collector(
+        head if not split_streams else 0,
+        tail,
+        head_chars=head_chars,
+        tail_chars=tail_chars,
+        protected_chars=limit * window.PROTECTED_FACTOR * 2,
+    )
+    for batch in iter_batches(ctx.text, transforms, tags):
+        text, weights, btags = batch.text, batch.weights, batch.tags
+        out.lines_total += sum(weights)
+        # Failing run: every diagnostic survives; successful run: errors and warnings.
+        sig = signals.find(text, locations=ctx.failed)
+        if skip:
+            drop = _hits(skip, text)
+            for i in sig:
+                drop[i] = False  # never skip a signal line on the generic path
+            if any(drop):
+                out.drop("noise", sum(compress(weights, drop)))
+                keep_mask = list(map(operator.not_, drop))
+                sig = {j for j, i in enumerate(compress(range(len(text)), keep_mask)) if i in sig}
+                text = list(compress(text, keep_mask))
+                weights = list(compress(weights, keep_mask))
+                btags = list(compress(btags, keep_mask)) if btags is not None else None
+        if split_streams and btags is not None:
+            # Failing run with separate streams: all of stderr, the tail of stdout.
+            sig |= set(compress(count(), map(operator.eq, btags, repeat(1))))
+        collector.add_batch(text, weights, sig, head_ok=not split_streams)
+    _finish(collector, ctx, out)
+    return out

@@ -1,0 +1,47 @@
+"""ESLint stylish formatter on captured fixtures."""
+
+from __future__ import annotations
+
+import re
+
+from tests.reduction.formatters._lint import UNRELATED, body, reduced, run_formatter, signals
+
+ITEM_RE = re.compile(r"^ {2}\d+:\d+ (?:error|warning) \S")
+
+
+def test_problems_lose_their_padding_but_not_their_text() -> None:
+    fx, red = reduced("eslint", "eslint-stylish", "lint/eslint")
+    lines = body(red)
+    items = [line for line in lines if ITEM_RE.match(line)]
+    assert len(items) == len(signals(fx, "problem"))
+    # one space between position, severity and message; two before the rule
+    assert not any(re.search(r"\d+:\d+ {2,}", line) for line in items)
+    for f in signals(fx, "file"):
+        assert f in lines
+    assert lines[-2].startswith("✖ ") and "potentially fixable" in lines[-1]
+
+
+def test_colour_changes_nothing() -> None:
+    _, plain = reduced("eslint", "eslint-stylish", "lint/eslint")
+    _, color = reduced("eslint", "eslint-stylish-color", "lint/eslint")
+    assert body(plain) == body(color)
+
+
+def test_warnings_survive_a_passing_run_and_the_limit_message_a_failing_one() -> None:
+    fx, red = reduced("eslint", "eslint-warnings-only", "lint/eslint")
+    assert fx["exitCode"] == 0
+    assert sum(1 for line in body(red) if ITEM_RE.match(line)) == len(signals(fx, "problem"))
+    _, red = reduced("eslint", "eslint-max-warnings", "lint/eslint")
+    assert body(red)[-1] == "ESLint found too many warnings (maximum: 0)."
+
+
+def test_a_crash_keeps_its_error_without_node_internals() -> None:
+    _, red = reduced("eslint", "eslint-config-crash", "lint/eslint")
+    assert "node:internal" not in red.text
+    assert "Cannot find package 'eslint-plugin-missing'" in red.text
+
+
+def test_clean_run_and_unrelated_output() -> None:
+    _, red = reduced("eslint", "eslint-clean", "lint/eslint")
+    assert red.text == ""
+    assert run_formatter("eslint", UNRELATED) is None

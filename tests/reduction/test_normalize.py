@@ -1,0 +1,75 @@
+"""Clean-up steps: escapes, redraws, control bytes, blank edges, adjacent repeats."""
+
+from __future__ import annotations
+
+from tokenjuice.reduction.normalize import (
+    collapse_carriage_returns,
+    dedupe_adjacent,
+    normalize,
+    pretty_print_json,
+    split_lines,
+    strip_ansi,
+    trim_edges,
+)
+from tokenjuice.reduction.pipeline import iter_batches, prepare
+
+
+def test_csi_and_osc_sequences_are_removed() -> None:
+    colored = "\x1b[1m\x1b[31mFAILED\x1b[0m tests/test_a.py::test_x\x1b[K"
+    assert strip_ansi(colored) == "FAILED tests/test_a.py::test_x"
+    link = "see \x1b]8;;https://example.com/doc\x07the docs\x1b]8;;\x07 now"
+    assert strip_ansi(link) == "see the docs now"
+    st_link = "\x1b]8;;file:///x\x1b\\x.py\x1b]8;;\x1b\\"
+    assert strip_ansi(st_link) == "x.py"
+    assert strip_ansi("title\x1b]0;my terminal\x07done") == "titledone"
+
+
+def test_carriage_return_redraws_keep_the_final_state() -> None:
+    assert (
+        collapse_carriage_returns("Downloading 10%\rDownloading 55%\rDownloading 100%\nok\n")
+        == "Downloading 100%\nok\n"
+    )
+    assert collapse_carriage_returns("line one\r\nline two\r\n") == "line one\nline two\n"
+    # A trailing bare CR (spinner cleared) keeps the last visible state.
+    assert collapse_carriage_returns("working |\rworking /\r\n") == "working /\n"
+
+
+def test_cursor_up_redraws_are_replayed() -> None:
+    raw = "layer a: waiting\nlayer b: waiting\n\x1b[2A\x1b[2Klayer a: done\n\x1b[2Klayer b: done\nall done\n"
+    assert normalize(raw) == "layer a: done\nlayer b: done\nall done\n"
+
+
+def test_control_bytes_are_made_visible_and_overstrikes_resolved() -> None:
+    assert normalize("N\bNA\bAM\bME\bE") == "NAME"
+    assert normalize("a\x00b\x07c") == "a\\x00bc"
+
+
+def test_split_trim_and_dedupe() -> None:
+    lines = split_lines("\n\n  \nfirst  \nsame\nsame\nsame\nlast\n\n")
+    start, end = trim_edges(lines)
+    body = lines[start:end]
+    assert body == ["first", "same", "same", "same", "last"]
+    text, weights = dedupe_adjacent(body, [1] * len(body))
+    assert text == ["first", "same", "last"]
+    assert weights == [1, 3, 1]
+
+
+def test_prepare_folds_blank_runs_without_counting_them() -> None:
+    lines = prepare("a\n\n\n\nb\n\nc\n", {})
+    assert lines.text == ["a", "", "b", "", "c"]
+    assert lines.weights == [1, 0, 1, 0, 1]  # blank lines are layout, not content
+
+
+def test_batches_fold_repeats_across_batch_boundaries() -> None:
+    from tokenjuice.reduction import pipeline
+
+    text = "start\n" + "same line\n" * 200_000 + "end\n"
+    assert len(text) > 4 * pipeline.BATCH_CHARS
+    batches = list(iter_batches(text, {}))
+    flat = [(t, w) for b in batches for t, w in zip(b.text, b.weights, strict=True)]
+    assert flat == [("start", 1), ("same line", 200_000), ("end", 1)]
+
+
+def test_pretty_print_json_only_for_json() -> None:
+    assert pretty_print_json('{"a": [1, 2]}') == '{\n  "a": [\n    1,\n    2\n  ]\n}'
+    assert pretty_print_json("not json {") == "not json {"

@@ -1,0 +1,143 @@
+"""The rule pipeline on real captured output: order of steps, failure window, accounting."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.helpers import load, lost, reduce_fixture
+from tokenjuice.model import ToolRun
+from tokenjuice.reduction.engine import Reducer
+from tokenjuice.rules.fixtures import fixture_run
+from tokenjuice.rules.loader import RuleSet
+from tokenjuice.rules.rule import Rule
+
+
+def reducer_with(*rules: dict[str, Any], **kw: Any) -> Reducer:
+    rs = RuleSet()
+    for r in rules:
+        rs.add(Rule({"family": "t", **r}, "user", f"{r['id']}.json"))
+    kw.setdefault("store", False)
+    kw.setdefault("record", False)
+    return Reducer(rules=rs, **kw)
+
+
+def count_omitted(text: str) -> int:
+    m = re.search(r"\[… ([\d,]+) lines? omitted", text)
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def test_every_line_is_accounted_for_on_real_outputs() -> None:
+    """kept + omitted = total lines, and the footer states the omitted total."""
+    for family, fid in [
+        ("pytest", "pytest-failures-default"),
+        ("cargo-build", "cargo-build-warnings"),
+        ("git-log", "git-log-full"),
+        ("make", "make-c-errors"),
+        ("generic", "failing-run-streams"),
+    ]:
+        _, red = reduce_fixture(family, fid)
+        assert red.lines_kept + red.lines_omitted == red.lines_total, (fid, red)
+        assert count_omitted(red.text) == red.lines_omitted, fid
+        assert sum(red.omitted.values()) == red.lines_omitted
+
+
+def test_skip_keep_counters_and_dedupe_order() -> None:
+    out = "\n".join(["== build =="] + ["progress 1%"] * 5 + ["warn: a", "warn: a", "error: b", "note: c", "done"])
+    rules = {
+        "id": "t/x",
+        "match": {"argv0": ["x"]},
+        "filters": {"skipPatterns": ["^progress"], "keepPatterns": ["^(warn|error):"]},
+        "counters": [{"name": "warning", "pattern": "^warn"}, {"name": "note", "pattern": "^note"}],
+    }
+    post = reducer_with(rules).reduce(out, command="x")
+    # Dedupe ran before skip: 5 identical progress lines became one line of weight 5,
+    # which the skip pattern then dropped; folded repeats stay visible as (×N).
+    assert post.omitted == {"noise": 5, "filtered": 3}
+    assert "warn: a (×2)" in post.text
+    assert post.lines_kept + post.lines_omitted == post.lines_total == 11
+    assert post.facts == {"warning": 2, "note": 0}  # postKeep: the note line was filtered out
+    pre = reducer_with({**rules, "counterSource": "preKeep"}).reduce(out, command="x")
+    assert pre.facts == {"warning": 2, "note": 1}
+    assert post.text.splitlines()[0] == "2 warnings"
+
+
+def test_match_output_replaces_only_successful_runs() -> None:
+    rule = {
+        "id": "t/x",
+        "match": {"argv0": ["x"]},
+        "matchOutput": [{"pattern": "^nothing to do$", "message": "x: clean", "flags": "m"}],
+    }
+    ok = reducer_with(rule).reduce("checking\nnothing to do\n" * 3, command="x")
+    assert ok.text.startswith("x: clean")
+    assert ok.mode == "summarized"
+    failed = reducer_with(rule).reduce("checking\nnothing to do\nerror: disk full\n", command="x", exit_code=1)
+    assert "error: disk full" in failed.text
+    assert "x: clean" not in failed.text
+
+
+def test_on_empty_never_stands_in_for_a_failure() -> None:
+    rule = {"id": "t/x", "match": {"argv0": ["x"]}, "filters": {"skipPatterns": ["."]}, "onEmpty": "no problems"}
+    assert reducer_with(rule).reduce("a\nb\nc\n" * 20, command="x").text.startswith("no problems")
+    failed = reducer_with(rule).reduce("a\nb\nc\n" * 20, command="x", exit_code=3)
+    assert failed.text.startswith("exit 3\n")
+    assert "no problems" not in failed.text
+
+
+def test_failure_window_keeps_diagnostics_from_the_middle() -> None:
+    lines = [f"step {i}: ok" for i in range(400)]
+    lines[200] = "src/app/models.py:41: error: Incompatible return value type"
+    lines[250] = "AssertionError: totals differ"
+    rule = {
+        "id": "t/x",
+        "match": {"argv0": ["x"]},
+        "summarize": {"head": 5, "tail": 5},
+        "failure": {"head": 5, "tail": 5},
+    }
+    red = reducer_with(rule).reduce("\n".join(lines), command="x", exit_code=1)
+    assert "src/app/models.py:41: error" in red.text
+    assert "AssertionError: totals differ" in red.text
+    assert "step 150: ok" not in red.text
+    ok = reducer_with(rule).reduce("\n".join(lines), command="x", exit_code=0)
+    assert "AssertionError" not in ok.text  # success: only the rule's own window applies
+
+
+def test_budget_in_characters_and_tokens() -> None:
+    fx = load("pytest", "pytest-verbose-ra-failures")
+    run = fixture_run(fx)
+    small = Reducer(user_rules=False, project_rules=False, max_inline_chars=1500).reduce_run(run)
+    big = Reducer(user_rules=False, project_rules=False).reduce_run(run)
+    assert len(small.text) < len(big.text)
+    by_tokens = Reducer(user_rules=False, project_rules=False, max_inline_tokens=400).reduce_run(run)
+    assert len(by_tokens.text) < len(big.text)
+    # Signal lines (failing ids, E lines) are kept even over a tiny budget.
+    assert not lost(fx, small.text)
+
+
+def test_protect_patterns_survive_the_window_on_success() -> None:
+    fx, red = reduce_fixture("cargo-build", "cargo-build-warnings")
+    assert fx["exitCode"] == 0
+    assert not lost(fx, red.text)
+    assert "Compiling" not in red.text
+
+
+def test_long_lines_are_shortened_and_said_so() -> None:
+    rule = {"id": "t/x", "match": {"argv0": ["x"]}}
+    red = reducer_with(rule).reduce("head\n" + "x" * 50_000 + "\ntail\n", command="x")
+    assert "chars]…" in red.text
+    assert "1 long line shortened" in red.text
+    assert len(red.text) < 5_000
+
+
+def test_stream_origin_from_interleave() -> None:
+    run = ToolRun(
+        command="x",
+        stdout="out1\nout2\n",
+        stderr="err1\n",
+        combined="out1\nerr1\nout2\n",
+        interleave=[(0, 5), (1, 5), (0, 5)],
+        exit_code=0,
+    )
+    from tokenjuice.reduction.streams import line_streams
+
+    assert line_streams(run, 3) == [0, 1, 0]
