@@ -169,3 +169,63 @@ def test_secrets_printed_by_real_commands_never_reach_model_store_or_ledger(tmp_
     ledger_text = "".join(p.read_text() for p in (state / "ledger").glob("*.jsonl"))
     assert ledger_text and all(s not in ledger_text for s in secrets)
     assert json.loads(ledger_text.splitlines()[0])
+
+
+# One fake secret of every kind the redactor knows, each in a line as real tools print it.
+CORPUS = {
+    "private-key": (PEM, "MIIEowIBAAKCAQEA"),
+    "aws-access-key": (f"aws_access_key_id = {AWS}", AWS),
+    "anthropic-key": (f'[config] using key "{ANTHROPIC}"', ANTHROPIC),
+    "openai-key": (f"openai.api_key set to {OPENAI}", OPENAI),
+    "github-token": (f"remote: https://x-access-token:{GITHUB}@github.com/acme/app.git", GITHUB),
+    "gitlab-token": ("CI_JOB_TOKEN glpat-" + "Ab3dEf6hIj9kLm2nOp5q" + " used for clone", "glpat-Ab3dEf6hIj9kLm2nOp5q"),
+    "slack-token": (f"posting to #deploys with {SLACK}", SLACK),
+    "slack-webhook": (
+        "curl -X POST https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx",
+        "T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx",
+    ),
+    "stripe-key": (f"Stripe: sk={STRIPE}", STRIPE),
+    "google-api-key": (f"GET /maps/api/geocode/json?key={GOOGLE} 200", GOOGLE),
+    "google-oauth": ("client secret GOCSPX-" + "AbCdEfGhIjKlMnOpQrStUvWx", "GOCSPX-AbCdEfGhIjKlMnOpQrStUvWx"),
+    "huggingface-token": ("hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 cached", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123"),
+    "npm-token": ("//registry.npmjs.org/:_authToken=npm_" + "A" * 36, "npm_" + "A" * 36),
+    "pypi-token": ("password = pypi-AgE" + "Ii" * 30, "pypi-AgE" + "Ii" * 30),
+    "sendgrid-key": ("SENDGRID=SG." + "a" * 22 + "." + "b" * 43, "SG." + "a" * 22),
+    "digitalocean-token": ("doctl auth init -t dop_v1_" + "ab" * 32, "dop_v1_" + "ab" * 32),
+    "jwt": (f"Set-Cookie: session={JWT}; HttpOnly", JWT),
+    "bearer-token": (f"> Authorization: Bearer {BEARER}", BEARER),
+    "basic-auth": ("> Authorization: Basic dXNlcjpodW50ZXIyaHVudGVyMg==", "dXNlcjpodW50ZXIyaHVudGVyMg=="),
+    "url-password": ("Connecting to postgres://app:s3cret-pw-42@db.internal:5432/app", "s3cret-pw-42"),
+    "secret-assignment": ("DB_PASSWORD=Tr0ub4dor-and-3", "Tr0ub4dor-and-3"),
+}
+
+
+def test_the_corpus_covers_every_kind() -> None:
+    from tokenjuice.redact import _DETECTORS
+
+    assert {kind for kind, *_ in _DETECTORS} == set(CORPUS)
+    for kind, (line, secret) in CORPUS.items():
+        out, found = Redactor().redact(line)
+        assert secret not in out, kind
+        assert kind in found, (kind, found)
+
+
+def test_no_secret_of_any_kind_reaches_text_artifact_or_ledger(tmp_path: Path) -> None:
+    lines = [f"step {i}: ok" for i in range(1500)]
+    for i, (line, _) in enumerate(CORPUS.values()):
+        lines.insert(60 * i + 30, line)
+    (tmp_path / "out.txt").write_text("\n".join(lines) + "\nerror: deploy failed\n")
+    env = {"TOKENJUICE_LEDGER_COMMANDS": "1"}
+    p = _tj(["wrap", "--", "bash", "-c", "awk '{print}' out.txt; exit 1"], tmp_path, env)
+    assert p.returncode == 1 and "error: deploy failed" in p.stdout
+    state = Path(os.environ["TOKENJUICE_HOME"]) / "state"
+    from tokenjuice.store.artifacts import Store
+
+    store = Store(str(state))
+    stored = b"".join(b"".join(store.iter_bytes(a.id)) for a in store.list())
+    assert stored.count(b"step ") == 1500  # the whole output was kept, masked
+    files = b"".join(f.read_bytes() for f in state.rglob("*") if f.is_file())
+    for kind, (_, secret) in CORPUS.items():
+        assert secret not in p.stdout, kind
+        assert secret.encode() not in stored, kind
+        assert secret.encode() not in files, kind
