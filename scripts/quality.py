@@ -7,7 +7,7 @@
 
 Measured per fixture with the built-in rules only: must-keep signal recall, whether a
 non-zero exit code is stated, whether the text is longer than the raw output (beyond
-the `exit N` header line), and the token reduction (tokens: tokenjuice's counter, exact
+the `exit N` header line), and the token reduction (tokens: exact o200k_base
 with the tokens extra, otherwise the estimate; the table says which).
 
 Targets: 100% recall, exit code always stated, no output made longer, median token
@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# Exact o200k_base counts when the tokens extra is installed (the estimate otherwise).
+os.environ.setdefault("TOKENJUICE_TOKENIZER", "o200k")
 sys.path.insert(0, str(REPO / "src"))
 
 from tokenjuice.rules.fixtures import (  # noqa: E402

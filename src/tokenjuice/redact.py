@@ -98,17 +98,17 @@ _DETECTORS: list[tuple[str, tuple[str, ...], str, int]] = [
 
 # Values that look like assignments or URL passwords but are not secrets: references,
 # placeholders, booleans, numbers (token counts, sizes), UUIDs (request/idempotency ids).
-_NOT_SECRET_RE = re.compile(
-    r"""^["']?(?:\$\{?[A-Za-z_]|\{\{|<|\[|\*{3}|\[REDACTED|%\(|x{4,}|\.{3}|https?://|"""
+_NOT_SECRET = (
+    r"""(?i)^["']?(?:\$\{?[A-Za-z_]|\{\{|<|\[|\*{3}|\[REDACTED|%\(|x{4,}|\.{3}|https?://|"""
     r"""(?:true|false|null|none|nil|undefined|yes|no|passwd|password|pass|pwd|secret|token|changeme|redacted)"""
     r"""\W*$|\d+(?:\.\d+)?(?:[kmgKMG]i?[bB]?|ms|s)?["']?$|"""
-    r"""[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}["']?$)""",
-    re.IGNORECASE,
+    r"""[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}["']?$)"""
 )
 # Token-named fields that are pagination or idempotency handles, not credentials.
-_NOT_SECRET_NAME_RE = re.compile(
+_NOT_SECRET_NAME = (
     r"(?i)(?:client|next|page|pagination|continuation|sync|idempotency|request|max|prev|previous)_?tokens?\b"
 )
+# Patterns are compiled when first needed (`re` keeps them): most outputs trigger none.
 
 
 class Redactor:
@@ -116,17 +116,14 @@ class Redactor:
 
     def __init__(self, extra_patterns: Iterable[str] = (), allow: Iterable[str] = ()) -> None:
         self.allow = frozenset(allow)
-        self._detectors: list[tuple[str, tuple[str, ...], re.Pattern[str], int]] = [
-            (kind, triggers, re.compile(pattern), group) for kind, triggers, pattern, group in _DETECTORS
-        ]
+        self._detectors = _DETECTORS
         # Case-insensitive keyword patterns are slow in `re` (no literal prefix to skip
         # to); on ASCII text their candidates are found in the lowercased copy instead,
         # which has the same offsets, and each is then matched for real.
-        self._fast: dict[int, re.Pattern[str]] = {}
+        self._fast: dict[int, str] = {}
         for i, (_, _, pattern, _) in enumerate(_DETECTORS):
             if pattern.startswith("(?i:") and ")" in pattern:
-                keyword_group = pattern[4 : pattern.index(")")]
-                self._fast[i] = re.compile(f"(?:{keyword_group})")
+                self._fast[i] = f"(?:{pattern[4 : pattern.index(')')]})"
         self._extra: list[re.Pattern[str]] = []
         for p in extra_patterns:
             try:
@@ -142,10 +139,27 @@ class Redactor:
         if not text:
             return text, found
         lowered: str | None = None
-        for i, (kind, triggers, rx, group) in enumerate(self._detectors):
-            if not any(t in text for t in triggers):
+        # Trigger literals are looked for once each, in the lowercased text (many
+        # detectors share them, in several cases); a detector whose triggers are all
+        # absent is skipped. A lowercase hit is re-checked in the original case.
+        low_all = text.lower() if text.isascii() else None
+        seen: dict[str, bool] = {}
+
+        def present(trigger: str) -> bool:
+            if low_all is None:
+                return trigger in text
+            key = trigger.lower()
+            hit = seen.get(key)
+            if hit is None:
+                hit = seen[key] = key in low_all
+            return hit and (key == trigger or trigger in text)
+
+        for i, (kind, triggers, pattern, group) in enumerate(self._detectors):
+            if not any(present(t) for t in triggers):
                 continue
-            fast = self._fast.get(i)
+            rx = re.compile(pattern)
+            fast_pattern = self._fast.get(i)
+            fast = re.compile(fast_pattern) if fast_pattern is not None else None
             if fast is not None and text.isascii():
                 if lowered is None:
                     lowered = text.lower()
@@ -191,10 +205,10 @@ class Redactor:
             # Already replaced by an earlier detector (`https://[REDACTED:github-token]@…`).
             if "[REDACTED:" in value or ("[REDACTED:" in m.group(0) and kind == "url-password"):
                 return m.group(0)
-            if kind in ("secret-assignment", "url-password") and _NOT_SECRET_RE.match(value):
+            if kind in ("secret-assignment", "url-password") and re.match(_NOT_SECRET, value):
                 return m.group(0)
-            if kind == "secret-assignment" and _NOT_SECRET_NAME_RE.search(
-                _name_before(m) + m.group(0)[: m.start(group) - m.start(0)]
+            if kind == "secret-assignment" and re.search(
+                _NOT_SECRET_NAME, _name_before(m) + m.group(0)[: m.start(group) - m.start(0)]
             ):
                 return m.group(0)
             found[kind] = found.get(kind, 0) + 1

@@ -27,6 +27,8 @@ def read_bytes(path: str | None) -> bytes:
         raise UserError(f"is a directory: {path}") from None
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte in the name
+        raise UserError(f"not a valid file name: {path!r}") from None
 
 
 def decode(data: bytes) -> str:

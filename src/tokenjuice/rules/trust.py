@@ -11,7 +11,6 @@ contents; any added, removed or edited file needs trusting again. The pins live 
 
 from __future__ import annotations
 
-import json
 import os
 
 _PINS_FILE = "trusted-projects.json"
@@ -46,6 +45,8 @@ def digest(rules_dir: str) -> str:
 
 
 def _load() -> dict[str, dict[str, object]]:
+    import json
+
     try:
         with open(_pins_path(), encoding="utf-8") as f:
             data = json.load(f)
@@ -60,6 +61,7 @@ def _load() -> dict[str, dict[str, object]]:
 
 
 def _save(pins: dict[str, dict[str, object]]) -> None:
+    import json
     import tempfile
 
     path = _pins_path()

@@ -120,12 +120,12 @@ def _tokenizer() -> dict[str, object]:
 
     avail = tokens.available()
     choice = os.environ.get("TOKENJUICE_TOKENIZER", "auto")
-    if avail["o200k_base"]:
-        cli = "o200k_base" if choice in ("o200k", "o200k_base", "exact") else tokens.ESTIMATE_NAME
-        lib = tokens.ESTIMATE_NAME if choice in ("estimate", "approx") else "o200k_base"
-    else:
-        cli = lib = tokens.ESTIMATE_NAME
-    return {"setting": choice, "o200k_base_installed": avail["o200k_base"], "cli": cli, "long_lived": lib}
+    exact = choice.lower() in ("o200k", "o200k_base", "exact") and avail["o200k_base"]
+    return {
+        "setting": choice,
+        "o200k_base_installed": avail["o200k_base"],
+        "counts_with": ("o200k_base" if exact else tokens.ESTIMATE_NAME),
+    }
 
 
 def _warnings_log() -> dict[str, object]:
@@ -188,9 +188,8 @@ def _print(report: dict[str, object]) -> None:
     tok = report.get("tokenizer")
     if isinstance(tok, dict):
         w(
-            f"\ntokens: CLI counts with {tok['cli']}, long-lived processes with {tok['long_lived']}"
-            f" (TOKENJUICE_TOKENIZER={tok['setting']}; o200k_base extra "
-            f"{'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
+            f"\ntokens: counted with {tok['counts_with']} (TOKENJUICE_TOKENIZER={tok['setting']}; "
+            f"o200k_base extra {'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
         )
     wlog = report.get("warnings_log")
     if isinstance(wlog, dict) and wlog.get("lines"):
