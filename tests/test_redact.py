@@ -72,6 +72,9 @@ def test_detectors(text: str, kind: str, secret: str) -> None:
         "test_token_refresh PASSED [ 42%]",
         "secret_key = settings.SECRET_KEY",
         "AKIAEXAMPLE is too short to be a key",
+        'datadog.initialize(api_key="YOUR_API_KEY")',
+        "export OPENAI_API_KEY=your-key-here",
+        "password: example-password",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

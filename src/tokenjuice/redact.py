@@ -97,12 +97,15 @@ _DETECTORS: list[tuple[str, tuple[str, ...], str, int]] = [
 ]
 
 # Values that look like assignments or URL passwords but are not secrets: references,
-# placeholders, booleans, numbers (token counts, sizes), UUIDs (request/idempotency ids).
+# placeholders, booleans, numbers (token counts, sizes), UUIDs (request/idempotency ids),
+# and the placeholder names documentation uses.
 _NOT_SECRET = (
     r"""(?i)^["']?(?:\$\{?[A-Za-z_]|\{\{|<|\[|\*{3}|\[REDACTED|%\(|x{4,}|\.{3}|https?://|"""
     r"""(?:true|false|null|none|nil|undefined|yes|no|passwd|password|pass|pwd|secret|token|changeme|redacted)"""
     r"""\W*$|\d+(?:\.\d+)?(?:[kmgKMG]i?[bB]?|ms|s)?["']?$|"""
-    r"""[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}["']?$)"""
+    r"""[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}["']?$|"""
+    # Documentation placeholders: YOUR_API_KEY, my-token, example_secret, dummy…
+    r"""(?:your|my)[_\-][\w\-]*["']?$|(?:example|sample|dummy|fake|placeholder)[\w\-]*["']?$)"""
 )
 # Token-named fields that are pagination or idempotency handles, not credentials.
 _NOT_SECRET_NAME = (

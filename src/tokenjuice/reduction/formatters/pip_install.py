@@ -7,7 +7,7 @@ top-level `Requirement already satisfied` lines. Dropped: Collecting/Downloading
 cached lines, progress bars, build-step status lines, uninstall steps, the
 already-satisfied lines of dependencies (counted), generic "to fix this" hints, and
 with `-v` the build backends' chatter (their errors and distinct warnings stay).
-A `(from versions: …)` list keeps its newest entries.
+Error lines stay whole, even a `(from versions: …)` list kilobytes long.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from tokenjuice.reduction.formatters._install_common import (
     WARNISH_RE,
     Seen,
     keep_wrapped,
-    shorten_list,
 )
 
 PROGRESS_RE = re.compile(r"^\s*(?:[━╸╺█▏▎▍▌▋▊▉]|\|[█▏▎▍▌▋▊▉ ]+\|)")
@@ -63,7 +62,6 @@ BOX_RE = re.compile(r"^\s*╰─> \[(\d+) lines? of output\]")
 BOX_END_RE = re.compile(r"^\s*\[end of output\]")
 HINT_HEAD_RE = re.compile(r"^\s*To fix this you could try to:")
 HINT_ITEM_RE = re.compile(r"^\s*\d+\. ")
-VERSIONS_RE = re.compile(r"\(from versions: ([^)]+)\)")
 # Build-backend chatter that says nothing about the result (setuptools manifest checks).
 BUILD_NOISE_WARN_RE = re.compile(
     r"warning: no (?:previously-included )?(?:files|directories) (?:found )?matching|"
@@ -72,7 +70,6 @@ BUILD_NOISE_WARN_RE = re.compile(
 VERBOSE_FLAGS = frozenset({"-v", "-vv", "-vvv", "--verbose"})
 
 BOX_TAIL = 4  # last lines of a failed subprocess's output kept besides its error lines
-VERSIONS_KEEP = 8
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
@@ -185,7 +182,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         if PIP_MSG_RE.match(line) or ERRORISH_RE.search(line):
             saw_pip = True
-            b.keep(i, protect=True, text=_short_versions(line))
+            b.keep(i, protect=True)
             continue
         b.keep(i)
     if box is not None:  # output cut off inside a box
@@ -216,15 +213,3 @@ def _emit_box(b: Builder, idxs: list[int], lines: list[str]) -> None:
             dropped += b.src_weights[j]
     if dropped:
         b.add(f"      … {dropped:,} lines of build output omitted …")
-
-
-def _short_versions(line: str) -> str:
-    """`(from versions: a, b, …)` keeps its newest entries: the list can run to kilobytes."""
-    m = VERSIONS_RE.search(line)
-    if not m:
-        return line
-    versions = m.group(1).split(", ")
-    if len(versions) <= VERSIONS_KEEP + 2:
-        return line
-    short = shorten_list(versions, 1, VERSIONS_KEEP, "older")
-    return f"{line[: m.start()]}(from versions: {', '.join(short)}){line[m.end() :]}"
