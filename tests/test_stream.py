@@ -4,7 +4,6 @@ and the stored artifact is the whole output (secrets replaced)."""
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -73,14 +72,46 @@ def test_below_the_threshold_nothing_is_spooled(tmp_path: Path) -> None:
     assert "src/loader.py:88: error" in p.stdout
 
 
+# Runs `wrap` as the only child of a fresh interpreter, so that RUSAGE_CHILDREN is the
+# peak of wrap (and the small generator under it), not of earlier tests' processes.
+PEAK = """
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+sys.stdout.write(p.stdout)
+sys.stderr.write(f"PEAK_KB={resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}\\n")
+sys.exit(p.returncode)
+"""
+
+
+TJ_WRAP = [sys.executable, "-m", "tokenjuice", "wrap", "--"]
+
+
 @pytest.mark.slow
 def test_a_gigabyte_runs_in_bounded_memory(tmp_path: Path) -> None:
     lines = 16_000_000  # about 1.1 GB of output
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    p = wrap(tmp_path, lines)
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    gen = tmp_path / "gen.py"
+    gen.write_text(GEN)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PEAK,
+            sys.executable,
+            "-m",
+            "tokenjuice",
+            "wrap",
+            "--",
+            sys.executable,
+            str(gen),
+            str(lines),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    peak_mb = int(p.stderr.rsplit("PEAK_KB=", 1)[1]) / 1024
     assert p.returncode == 3
     assert "GB," in p.stdout and "src/loader.py:88: error" in p.stdout
     assert f"[{lines - 1:09d}] processing shard" in p.stdout
     assert "FATAL: 1 shard failed" in p.stdout
-    assert before / 1024 <= 100 and peak_mb <= 100, f"peak RSS {peak_mb:.0f} MB"
+    assert peak_mb <= 100, f"peak RSS {peak_mb:.0f} MB"

@@ -87,3 +87,19 @@ def test_writers_killed_mid_way_leave_a_consistent_store(tmp_path: Path) -> None
     aid = out.decode().strip().splitlines()[-1].rsplit("tokenjuice cat ", 1)[1].rstrip("]")
     assert Store(str(state)).read(aid) == expected_output(tmp_path, 99, 4000)
     assert all("rule" in r for r in ledger.iter_records(str(state / "ledger")))
+
+
+def test_threads_share_a_fresh_store(tmp_path: Path) -> None:
+    """Agents run tools from thread pools: many threads, one store, first use included."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = Store(str(tmp_path / "st"))
+
+    def put(i: int) -> str:
+        return store.put(f"output {i}\n".encode() * (100 + i), command=f"job {i}")
+
+    with ThreadPoolExecutor(8) as pool:
+        ids = list(pool.map(put, range(64)))
+    assert len(set(ids)) == 64
+    assert store.check() == "ok"
+    assert all(store.read(aid).startswith(b"output ") for aid in ids)

@@ -23,7 +23,7 @@ from tokenjuice.paths import state_dir
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 ID_LEN = 12
@@ -55,6 +55,42 @@ CREATE INDEX IF NOT EXISTS artifacts_last_used ON artifacts(last_used);
 CREATE INDEX IF NOT EXISTS artifacts_session ON artifacts(session);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+
+def _init(conn: sqlite3.Connection) -> None:
+    """WAL mode and the schema, once, whoever gets there first (processes and threads)."""
+    if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    if conn.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _retry_locked(fn: Callable[[], None]) -> None:
+    """Run `fn`, retrying while SQLite reports a lock it would not wait for itself
+    (changing the journal mode, or creating the schema, while another writer works)."""
+    import sqlite3
+
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            fn()
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 class StoreError(RuntimeError):
@@ -148,12 +184,7 @@ class Store:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             conn.row_factory = sqlite3.Row
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version < SCHEMA_VERSION:
-                conn.executescript(_SCHEMA)
-                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            _retry_locked(lambda: _init(conn))
             for suffix in ("", "-wal", "-shm"):
                 p = self.path + suffix
                 if os.path.exists(p):
