@@ -22,7 +22,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tee", action="store_true", help="also show the raw output live on stderr")
     p.add_argument("--timeout", type=float, metavar="S", help="terminate the command after S seconds")
     p.add_argument(
-        "-c", "--shell", action="store_true", help="run CMD as one shell command line ($SHELL -c), e.g. 'cd x && make'"
+        "-c",
+        "--shell",
+        action="store_true",
+        help="run CMD as one shell command line, e.g. 'cd x && make' ($SHELL when POSIX-like, else bash)",
     )
     p.add_argument("--cwd", metavar="DIR", help="run in DIR")
     p.add_argument("--tool-name", default="exec", metavar="NAME", help=argparse.SUPPRESS)
