@@ -233,6 +233,22 @@ class Host:
 
     # ----------------------------------------------------------------- the hook
 
+    @staticmethod
+    def pre_tool_use_input(payload: Mapping[str, object], tool: str = "Bash") -> dict[str, object] | None:
+        """`tool_input` of a Claude-Code-style PreToolUse payload for `tool` (Codex uses the same)."""
+        if payload.get("hook_event_name", "PreToolUse") != "PreToolUse" or payload.get("tool_name") != tool:
+            return None
+        tool_input = payload.get("tool_input")
+        return tool_input if isinstance(tool_input, dict) else None
+
+    @staticmethod
+    def updated_command(response: Mapping[str, object]) -> object:
+        """`hookSpecificOutput.updatedInput.command` of a PreToolUse answer, if any."""
+        out = response.get("hookSpecificOutput")
+        if isinstance(out, dict) and isinstance(out.get("updatedInput"), dict):
+            return out["updatedInput"].get("command")
+        return None
+
     def handle(self, payload: Mapping[str, object]) -> dict[str, object] | None:
         """The JSON response to a hook payload, or None to let the call run unchanged."""
         raise NotImplementedError

@@ -82,22 +82,15 @@ class ClaudeCode(Host):
         }
 
     def rewritten_command(self, response: Mapping[str, object]) -> str | None:
-        out = response.get("hookSpecificOutput")
-        if isinstance(out, dict) and isinstance(out.get("updatedInput"), dict):
-            cmd = out["updatedInput"].get("command")
-            return cmd if isinstance(cmd, str) else None
-        return None
+        cmd = self.updated_command(response)
+        return cmd if isinstance(cmd, str) else None
 
     def handle(self, payload: Mapping[str, object]) -> dict[str, object] | None:
         from tokenjuice.hosts._hook import debug, plan_for
 
-        if payload.get("hook_event_name", "PreToolUse") != "PreToolUse" or payload.get("tool_name") != "Bash":
-            return None
-        tool_input = payload.get("tool_input")
-        if not isinstance(tool_input, dict):
-            return None
-        command = tool_input.get("command")
-        if not isinstance(command, str):
+        tool_input = self.pre_tool_use_input(payload)
+        command = tool_input.get("command") if tool_input is not None else None
+        if tool_input is None or not isinstance(command, str):
             return None
         if tool_input.get("run_in_background"):
             debug("left alone: background command (its output is read later)")

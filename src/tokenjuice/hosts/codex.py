@@ -65,21 +65,16 @@ class Codex(Host):
         }
 
     def rewritten_command(self, response: Mapping[str, object]) -> str | None:
-        out = response.get("hookSpecificOutput")
-        if isinstance(out, dict) and isinstance(out.get("updatedInput"), dict):
-            cmd = out["updatedInput"].get("command")
-            if isinstance(cmd, list) and cmd:
-                cmd = cmd[-1]
-            return cmd if isinstance(cmd, str) else None
-        return None
+        cmd = self.updated_command(response)
+        if isinstance(cmd, list) and cmd:
+            cmd = cmd[-1]
+        return cmd if isinstance(cmd, str) else None
 
     def handle(self, payload: Mapping[str, object]) -> dict[str, object] | None:
         from tokenjuice.hosts._hook import plan_for
 
-        if payload.get("hook_event_name", "PreToolUse") != "PreToolUse" or payload.get("tool_name") != "Bash":
-            return None
-        tool_input = payload.get("tool_input")
-        if not isinstance(tool_input, dict):
+        tool_input = self.pre_tool_use_input(payload)
+        if tool_input is None:
             return None
         command = tool_input.get("command")
         new: object

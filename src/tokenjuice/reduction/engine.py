@@ -307,39 +307,23 @@ class Reducer:
 
     def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
         """Store the raw output; the pointer text for the footer."""
+        data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
+        return self._keep(run, red, lambda store, **meta: store.put(data, **meta))
+
+    def _keep_spool(self, run: ToolRun, red: Reduction, path: str) -> str | None:
+        """Store a streamed output's spool file (bounded memory); the footer pointer."""
+        return self._keep(run, red, lambda store, **meta: store.put_file(path, **meta))
+
+    def _keep(self, run: ToolRun, red: Reduction, put: Callable[..., str]) -> str | None:
         store = self.store
         if store is None:
             return None  # turned off on purpose: nothing to point to, nothing to apologise for
         from tokenjuice.store.artifacts import StoreError
         from tokenjuice.store.ledger import signature
 
-        data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
         try:
-            aid = store.put(
-                data,
-                session=run.session_id,
-                command=run.command_text()[:500] or signature(None),
-                rule=red.rule_id,
-                exit_code=run.exit_code,
-                lines=red.lines_total,
-            )
-        except StoreError as exc:
-            _log.warn(str(exc), key="store-error")
-            return "raw output not kept (store unavailable)"
-        red.artifact = aid
-        return f"full output: tokenjuice cat {aid}"
-
-    def _keep_spool(self, run: ToolRun, red: Reduction, path: str) -> str | None:
-        """Store a streamed output's spool file (bounded memory); the footer pointer."""
-        store = self.store
-        if store is None:
-            return None
-        from tokenjuice.store.artifacts import StoreError
-        from tokenjuice.store.ledger import signature
-
-        try:
-            aid = store.put_file(
-                path,
+            aid = put(
+                store,
                 session=run.session_id,
                 command=run.command_text()[:500] or signature(None),
                 rule=red.rule_id,
