@@ -1,18 +1,20 @@
-"""Token counts: a calibrated estimate by default; exact o200k_base on request.
-
-Estimate: `ceil(utf8_bytes * 0.3)`. Calibrated against o200k_base on captured tool
-output (`python scripts/calibrate_tokens.py`): tool output runs denser than prose, and
-bytes/4 undercounts it by about a fifth. It costs nothing, so it is what every
-reduction uses unless told otherwise: reductions run on every tool call.
+"""Token counts: exact o200k_base with the `tokens` extra, otherwise an estimate.
 
 Exact: `pip install 'tokenjuice[tokens]'` brings `bpe-openai`, which embeds the
 o200k_base vocabulary in its compiled extension (no download, works offline) and counts
-exactly what OpenAI's tiktoken counts. Loading it costs most of a second and counting
-about 0.1 s per MB, so it is used only when `TOKENJUICE_TOKENIZER=o200k` asks for it
-(the benchmark and quality scripts do). Every figure carries the counter's name
-(`o200k_base`, or `estimate/utf8-bytes-x0.3`), so reports never mix the two silently.
-The reduced text never depends on the counter: budgets are in characters unless a
-token budget is given explicitly.
+exactly what OpenAI's tiktoken counts. Loading it costs most of a second, so the
+commands that run on every tool call (wrap, reduce, reduce-json, hook) keep using the
+estimate unless `TOKENJUICE_TOKENIZER=o200k` asks for exact counts; long-lived users
+(the Python API, the MCP server, agent interceptors) get exact counts when the extra
+is installed. Past `EXACT_MAX_CHARS` the exact count is scaled from exact counts of
+samples (about 0.1 s per MB otherwise).
+
+Estimate: `ceil(utf8_bytes * 0.3)`. Calibrated against o200k_base on captured tool
+output (`python scripts/calibrate_tokens.py`): tool output runs denser than prose, and
+bytes/4 undercounts it by about a fifth. `TOKENJUICE_TOKENIZER=estimate` forces it.
+Every figure carries the counter's name (`o200k_base`, or `estimate/utf8-bytes-x0.3`),
+so reports never mix the two silently. The reduced text never depends on the counter:
+budgets are in characters unless a token budget is given explicitly.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ _prefer_estimate = False
 
 
 def prefer_estimate() -> None:
-    """Kept for callers of the old API: the estimate is now the default everywhere."""
+    """Short-lived processes: do not pay a second to load the exact tokenizer,
+    unless TOKENJUICE_TOKENIZER asks for it explicitly."""
     global _prefer_estimate
     _prefer_estimate = True
 
@@ -76,7 +79,9 @@ def counter() -> Counter:
 
 def _make_counter() -> Counter:
     choice = os.environ.get("TOKENJUICE_TOKENIZER", "auto").lower()
-    if choice not in ("o200k", "o200k_base", "exact"):
+    if choice in ("estimate", "approx"):
+        return ESTIMATE
+    if choice == "auto" and _prefer_estimate:
         return ESTIMATE
     exact = exact_counter()
     if exact is not None:

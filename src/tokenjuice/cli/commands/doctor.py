@@ -119,12 +119,13 @@ def _tokenizer() -> dict[str, object]:
     from tokenjuice import tokens
 
     avail = tokens.available()
-    choice = os.environ.get("TOKENJUICE_TOKENIZER", "auto")
-    exact = choice.lower() in ("o200k", "o200k_base", "exact") and avail["o200k_base"]
+    choice = os.environ.get("TOKENJUICE_TOKENIZER", "auto").lower()
+    exact_ok = avail["o200k_base"] and choice not in ("estimate", "approx")
     return {
         "setting": choice,
         "o200k_base_installed": avail["o200k_base"],
-        "counts_with": ("o200k_base" if exact else tokens.ESTIMATE_NAME),
+        "cli": "o200k_base" if exact_ok and choice != "auto" else tokens.ESTIMATE_NAME,
+        "long_lived": "o200k_base" if exact_ok else tokens.ESTIMATE_NAME,
     }
 
 
@@ -188,8 +189,9 @@ def _print(report: dict[str, object]) -> None:
     tok = report.get("tokenizer")
     if isinstance(tok, dict):
         w(
-            f"\ntokens: counted with {tok['counts_with']} (TOKENJUICE_TOKENIZER={tok['setting']}; "
-            f"o200k_base extra {'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
+            f"\ntokens: wrap/reduce/hooks count with {tok['cli']}, long-lived processes with {tok['long_lived']}"
+            f" (TOKENJUICE_TOKENIZER={tok['setting']}; o200k_base extra "
+            f"{'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
         )
     wlog = report.get("warnings_log")
     if isinstance(wlog, dict) and wlog.get("lines"):
