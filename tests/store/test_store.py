@@ -179,6 +179,7 @@ def test_ledger_records_every_reduction(tmp_path: Path) -> None:
     assert r["exit"] == 0
     assert "lossy" in r
     assert r["ms"] >= 0
+    assert [rec["run"] for rec in recs] == [1, 2, 3]  # numbered in their session
     opted = tj("reduce-json", home=home, stdin=payload.encode(), env={"TOKENJUICE_LEDGER_COMMANDS": "1"})
     assert opted.returncode == 0
     assert list(ledger.iter_records(str(home / "state" / "ledger")))[-1]["cmd"] == "git -C repo status --short"

@@ -14,6 +14,7 @@ the reduction was lossy, the artifact id, and the session and turn when known.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -99,6 +100,31 @@ def signature(cmd: CommandInfo | None) -> str:
     return f"{sig} (compound)" if cmd.compound else sig
 
 
+def _next_run(session: str) -> int | None:
+    """This run's number in its session (1, 2, …), safe across concurrent processes.
+
+    Each run appends one byte to the session's counter file opened with O_APPEND; the
+    file offset after our own write is our number, whoever else writes at the same time.
+    """
+    import zlib
+
+    d = os.path.join(ledger_dir(), "sessions")
+    path = os.path.join(d, f"{zlib.crc32(session.encode('utf-8', 'surrogateescape')):08x}")
+    try:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            os.makedirs(d, mode=0o700, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, b".")
+            return os.lseek(fd, 0, os.SEEK_CUR)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+
+
 def make_record(run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> dict[str, Any]:
     rec: dict[str, Any] = {
         "ts": round(time.time(), 3),
@@ -123,6 +149,9 @@ def make_record(run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> dict[s
     session = run.session_id or os.environ.get("TOKENJUICE_SESSION")
     if session:
         rec["session"] = session
+        n = _next_run(session)
+        if n:
+            rec["run"] = n
     turn = run.metadata.get("turn")
     if isinstance(turn, int):
         rec["turn"] = turn
@@ -189,6 +218,10 @@ def prune(older_than_days: float, directory: str | None = None) -> int:
         names = [n for n in os.listdir(d) if n.endswith(".jsonl")]
     except OSError:
         return 0
+    sessions = os.path.join(d, "sessions")
+    with contextlib.suppress(OSError):
+        # Run counters of sessions that have been quiet as long.
+        names += [os.path.join("sessions", n) for n in os.listdir(sessions)]
     for name in names:
         p = os.path.join(d, name)
         try:
