@@ -144,23 +144,25 @@ class Reducer:
             self._rulesets[key] = rs
         return rs
 
-    def select(self, run: ToolRun, cmd: CommandInfo | None = None, classifier: str | None = None) -> Selection:
-        """Choose the rule for `run` (`classifier` forces a rule id)."""
+    def select(
+        self, run: ToolRun, cmd: CommandInfo | None = None, classifier: str | None = None, *, rank_all: bool = False
+    ) -> Selection:
+        """Choose the rule for `run` (`classifier` forces a rule id); `rank_all` also
+        ranks every other matching rule (for `tokenjuice explain`)."""
         rs = self.ruleset(run.cwd)
         if cmd is None:
             cmd = with_script_from_output(analyze(run.command, run.argv, run.cwd), run.combined or "")
-        mi = select.MatchInput(run.tool_name, cmd, run.exit_code, run.combined)
-        cands = select.rank(rs, mi)
-        if not cands and cmd.unresolved is not None:
-            # The script body has no rule of its own: the `npm run` rule still applies.
-            cands = select.rank(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined))
         if classifier:
             forced = rs.by_id.get(classifier)
             if forced is not None:
-                return Selection(forced, cands, cmd, True)
+                return Selection(forced, [], cmd, True)
             _log.warn(f"classifier {classifier!r} is not a known rule id; choosing normally")
-        rule = cands[0].rule if cands else rs.fallback
-        return Selection(rule, cands, cmd, False)
+        choose = select.rank if rank_all else select.best_list
+        cands = choose(rs, select.MatchInput(run.tool_name, cmd, run.exit_code, run.combined))
+        if not cands and cmd.unresolved is not None:
+            # The script body has no rule of its own: the `npm run` rule still applies.
+            cands = choose(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined))
+        return Selection(cands[0].rule if cands else rs.fallback, cands, cmd, False)
 
     # ----------------------------------------------------------------- reduce
 
@@ -411,6 +413,14 @@ class Reducer:
             exit_code=run.exit_code,
         )
         pointer = None
+        if streamed is None and (out.omitted or out.shortened) and self._store_enabled:
+            # Not shorter even before the pointer is added: the original goes out and
+            # nothing is stored for it.
+            probe = inline.compose(
+                run.exit_code, facts, out.body, out.omitted, out.shortened, _POINTER_PROBE, _exit_note(run)
+            )
+            if len(probe) >= len(raw):
+                return self._raw(run, raw, "original", cls)
         if streamed is not None:
             pointer = self._keep_spool(run, red, streamed.path)
         elif out.omitted or out.shortened:
@@ -501,6 +511,10 @@ class Reducer:
             red.reduced_chars = len(red.text)
             red.reduced_tokens = tok.count(red.text)
         return red
+
+
+# As long as the pointer `_keep` writes (12-character ids).
+_POINTER_PROBE = "full output: tokenjuice cat 000000000000"
 
 
 def _streamed_note(st: Any) -> str:

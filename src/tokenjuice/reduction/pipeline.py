@@ -393,10 +393,11 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
         out.drop("filtered", keep_dropped)
 
     if not any(e.text.strip() for e in collector.entries):
-        # Nothing but blank lines survived.
+        # Nothing but blank lines survived (or a window of 0 lines kept nothing).
         on_empty = d.get("onEmpty")
         out.body = [on_empty] if on_empty and not out.headline else []
         out.lines_kept = headline_weight
+        out.drop("middle", out.lines_total - sum(out.omitted.values()) - headline_weight)
         return out
     _finish(collector, ctx, out, essential=essential, show_repeats=show_repeats, max_factor=max_factor)
     out.lines_kept += headline_weight

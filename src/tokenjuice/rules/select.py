@@ -74,7 +74,7 @@ def _has_term(haystack: str, term: str) -> bool:
 class MatchInput:
     """What selection looks at, computed once per run."""
 
-    __slots__ = ("cmd", "command_lower", "exit_code", "output", "programs", "tool_name")
+    __slots__ = ("_sniff", "cmd", "command_lower", "exit_code", "output", "programs", "tool_name")
 
     def __init__(self, tool_name: str, cmd: CommandInfo, exit_code: int | None, output: str) -> None:
         self.tool_name = tool_name
@@ -83,10 +83,22 @@ class MatchInput:
         self.output = output
         self.programs = cmd.program_aliases()
         self.command_lower = cmd.text.lower()
+        self._sniff: str | None = None
+
+    @property
+    def sniff(self) -> str:
+        """The part of the output that `outputRegex` looks at (sliced once)."""
+        if self._sniff is None:
+            self._sniff = self.output[:OUTPUT_SNIFF_CHARS]
+        return self._sniff
 
 
-def match(rule: Rule, mi: MatchInput) -> Candidate | None:
-    """A candidate with its specificity score, or None when a criterion fails."""
+def match(rule: Rule, mi: MatchInput, *, output: bool = True) -> Candidate | None:
+    """A candidate with its specificity score, or None when a criterion fails.
+
+    With `output=False` the output regex is not searched: the candidate is scored as if
+    it matched (see `best`).
+    """
     reasons: list[str] = []
     score = 0
     cmd = mi.cmd
@@ -153,7 +165,7 @@ def match(rule: Rule, mi: MatchInput) -> Candidate | None:
         score += W_COMMAND_REGEX
         reasons.append("command matches regex")
     if rule.output_regex is not None:
-        if not _search(rule.output_regex, mi.output[:OUTPUT_SNIFF_CHARS]):
+        if output and not _search(rule.output_regex, mi.sniff):
             return None
         score += W_OUTPUT_REGEX
         reasons.append("output matches regex")
@@ -171,6 +183,27 @@ def _search(spec: object, text: str) -> bool:
     except PatternError as exc:
         _log.warn(f"{exc}; criterion treated as not matching")
         return False
+
+
+def best(ruleset: RuleSet, mi: MatchInput) -> Candidate | None:
+    """`rank(...)[0]`, searching output regexes only as far as needed.
+
+    Candidates are ordered as if every output regex matched (a match only adds to the
+    score); the first one whose output regex really matches, or that has none, wins.
+    """
+    hopefuls = [c for rule in ruleset.candidates(mi.programs) if (c := match(rule, mi, output=False))]
+    hopefuls.sort(key=Candidate.sort_key)
+    for cand in hopefuls:
+        spec = cand.rule.output_regex
+        if spec is None or _search(spec, mi.sniff):
+            return cand
+    return None
+
+
+def best_list(ruleset: RuleSet, mi: MatchInput) -> list[Candidate]:
+    """`[best(...)]`, or [] when no rule matches."""
+    top = best(ruleset, mi)
+    return [top] if top is not None else []
 
 
 def rank(ruleset: RuleSet, mi: MatchInput) -> list[Candidate]:

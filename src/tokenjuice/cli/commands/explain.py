@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     run_ = ToolRun(tool_name=args.tool_name, command=command, cwd=args.cwd, combined=output, exit_code=args.exit_code)
     reducer = Reducer(cwd=args.cwd)
     cmd = with_script_from_output(analyze(command, None, args.cwd), output)
-    sel = reducer.select(run_, cmd)
+    sel = reducer.select(run_, cmd, rank_all=True)
     mi = MatchInput(run_.tool_name, cmd, run_.exit_code, output)
     misses = explain_misses(reducer.ruleset(args.cwd), mi)
     rho = density(prepare(output, {}).text) if output else None
