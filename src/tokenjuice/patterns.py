@@ -318,15 +318,33 @@ class GuardedPattern:
 class PatternSpec:
     """A compiled-on-demand rule pattern (safe → `re`, risky → guarded `regex`)."""
 
-    __slots__ = ("_compiled", "flags", "python", "risky", "source", "where")
+    __slots__ = ("_compiled", "_python", "_risky", "flags", "source", "where")
 
     def __init__(self, source: str, flags: str, where: str) -> None:
         self.source = source
         self.where = where
         self.flags = parse_flags(flags)
-        self.python = translate_js(source)
-        self.risky = risk(self.python, self.flags)
+        # Translation and the risk analysis wait until the pattern is first used:
+        # a process loads every rule but applies one.
+        self._python: str | None = None
+        self._risky: str | bool | None = False
         self._compiled: Any = None
+
+    @property
+    def python(self) -> str:
+        if self._python is None:
+            self._python = translate_js(self.source)
+        return self._python
+
+    @property
+    def risky(self) -> str | None:
+        if self._risky is False:
+            self._risky = risk(self.python, self.flags)
+        return self._risky  # type: ignore[return-value]
+
+    @risky.setter
+    def risky(self, value: str | None) -> None:
+        self._risky = value
 
     def compile(self) -> Any:
         """The compiled pattern (`re.Pattern`, or a `regex` pattern when risky)."""

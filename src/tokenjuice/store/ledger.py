@@ -15,7 +15,7 @@ the reduction was lossy, the artifact id, and the session and turn when known.
 from __future__ import annotations
 
 import contextlib
-import json
+import math
 import os
 import time
 
@@ -160,10 +160,37 @@ def make_record(run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> dict[s
     return rec
 
 
+def _dumps(record: dict[str, Any]) -> str:
+    """Compact JSON for a flat record. Runs on every reduction, where importing the json
+    package costs more than the rest of recording: the C string encoder does it alone."""
+    try:
+        from _json import encode_basestring as enc
+    except ImportError:  # another Python implementation
+        import json
+
+        return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    parts = []
+    for k, v in record.items():
+        if isinstance(v, str):
+            val = enc(v)
+        elif v is None:
+            val = "null"
+        elif isinstance(v, bool):
+            val = "true" if v else "false"
+        elif isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)):
+            val = repr(v)
+        else:
+            import json
+
+            val = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+        parts.append(f"{enc(k)}:{val}")
+    return "{" + ",".join(parts) + "}"
+
+
 def append(record: dict[str, Any], directory: str | None = None) -> bool:
     """Append one record; False (and a debug log) when it could not be written."""
     d = directory or ledger_dir()
-    line = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+    line = (_dumps(record) + "\n").encode("utf-8", "surrogateescape")
     path = os.path.join(d, time.strftime("%Y-%m", time.gmtime(record.get("ts", time.time()))) + ".jsonl")
     try:
         try:
@@ -185,6 +212,8 @@ def iter_records(
     directory: str | None = None, *, since: float | None = None, session: str | None = None
 ) -> Iterator[dict[str, Any]]:
     """All records, oldest file first; malformed lines (a crash mid-write) are skipped."""
+    import json
+
     d = directory or ledger_dir()
     try:
         names = sorted(n for n in os.listdir(d) if n.endswith(".jsonl"))
