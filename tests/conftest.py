@@ -3,9 +3,16 @@ own rules, artifacts or stats never change a result."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI replays the same examples every run (a landing must not depend on luck); locally
+# each run explores new ones.
+settings.register_profile("ci", derandomize=True, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 from tokenjuice import _log
 

@@ -103,7 +103,7 @@ def _validate(obj: dict[str, Any], fields: dict[str, str], where: str) -> None:
         kind = fields.get(key)
         if kind is None:
             known = ", ".join(fields)
-            raise ProtocolError(f"unknown field {where}.{key} (known: {known})")
+            raise ProtocolError(f"unknown field {where}.{key!r} (known: {known})")
         if value is None:
             continue
         _check(value, kind, f"{where}.{key}")

@@ -85,7 +85,7 @@ def test_reduce_json_protocol_direct_and_envelope() -> None:
     ("args", "stdin", "fragment"),
     [
         (["reduce-json"], "{not json", "malformed JSON"),
-        (["reduce-json"], '{"toolName": "exec", "stdoutt": "x"}', "unknown field input.stdoutt"),
+        (["reduce-json"], '{"toolName": "exec", "stdoutt": "x"}', "unknown field input.'stdoutt'"),
         (["reduce-json"], '{"input": {"exitCode": "1"}}', "input.exitCode must be a integer"),
         (["reduce-json"], "[1, 2]", "payload must be a JSON object"),
         (["reduce-json", "/no/such/file.json"], None, "no such file: /no/such/file.json"),

@@ -50,6 +50,7 @@ class UserError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         hint = f" (see '{self.prog} --help')"
+        message = " ".join(message.split("\n"))
         sys.stderr.write(f"tokenjuice: error: {message}{hint}\n")
         raise SystemExit(EXIT_USAGE)
 
@@ -123,7 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = _module(COMMANDS[args.subcommand_name][0])
         return int(module.run(args))
     except UserError as exc:
-        sys.stderr.write(f"tokenjuice: error: {exc}\n")
+        # One line, whatever the message quotes from the input.
+        message = " ".join(str(exc).split("\n"))
+        sys.stderr.write(f"tokenjuice: error: {message}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
