@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tokenjuice import _log
+
 # CI replays the same examples every run (a landing must not depend on luck); locally
 # each run explores new ones.
 settings.register_profile("ci", derandomize=True, database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
-from tokenjuice import _log
 
 
 @pytest.fixture(autouse=True)
