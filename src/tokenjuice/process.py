@@ -124,19 +124,22 @@ def run_command(
         popen_args = list(argv)
     own_group = stdin_devnull or not _stdin_is_tty()
     t0 = time.monotonic()
-    if cwd is not None and not os.path.isdir(cwd):
-        # Popen would blame the program ("not found") for the missing directory.
-        msg = f"cannot run in {cwd}: no such directory"
+
+    def not_started(msg: str, code: int) -> Captured:
         run = ToolRun(
             tool_name=tool_name,
             command=command_text,
             argv=argv,
             cwd=cwd,
             stderr=msg + "\n",
-            exit_code=1,
+            exit_code=code,
             session_id=session_id,
         )
-        return Captured(run, 1, error=msg)
+        return Captured(run, code, error=msg)
+
+    if cwd is not None and not os.path.isdir(cwd):
+        # Popen would blame the program ("not found") for the missing directory.
+        return not_started(f"cannot run in {cwd}: no such directory", 1)
     try:
         proc = subprocess.Popen(
             popen_args,
@@ -148,50 +151,11 @@ def run_command(
             process_group=0 if own_group else None,
         )
     except FileNotFoundError:
-        msg = f"command not found: {popen_args[0]}"
-        return Captured(
-            ToolRun(
-                tool_name=tool_name,
-                command=command_text,
-                argv=argv,
-                cwd=cwd,
-                stderr=msg + "\n",
-                exit_code=EXIT_NOT_FOUND,
-                session_id=session_id,
-            ),
-            EXIT_NOT_FOUND,
-            error=msg,
-        )
+        return not_started(f"command not found: {popen_args[0]}", EXIT_NOT_FOUND)
     except PermissionError:
-        msg = f"permission denied: {popen_args[0]}"
-        return Captured(
-            ToolRun(
-                tool_name=tool_name,
-                command=command_text,
-                argv=argv,
-                cwd=cwd,
-                stderr=msg + "\n",
-                exit_code=EXIT_NOT_EXECUTABLE,
-                session_id=session_id,
-            ),
-            EXIT_NOT_EXECUTABLE,
-            error=msg,
-        )
+        return not_started(f"permission denied: {popen_args[0]}", EXIT_NOT_EXECUTABLE)
     except OSError as exc:
-        msg = f"cannot run {popen_args[0]}: {exc.strerror or exc}"
-        return Captured(
-            ToolRun(
-                tool_name=tool_name,
-                command=command_text,
-                argv=argv,
-                cwd=cwd,
-                stderr=msg + "\n",
-                exit_code=EXIT_NOT_EXECUTABLE,
-                session_id=session_id,
-            ),
-            EXIT_NOT_EXECUTABLE,
-            error=msg,
-        )
+        return not_started(f"cannot run {popen_args[0]}: {exc.strerror or exc}", EXIT_NOT_EXECUTABLE)
 
     def send(sig: int) -> None:
         try:
