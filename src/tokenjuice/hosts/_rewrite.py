@@ -24,61 +24,19 @@ if TYPE_CHECKING:
 # single argument at 128 KiB.
 MAX_COMMAND_CHARS = 60_000
 
-# Programs whose output needs no reduction (exact reads are passed through anyway) or
-# that only make sense on a terminal.
-_LEAVE_ALONE = frozenset(
+# Programs whose output needs no reduction: exact file reads (the agent asked for the
+# bytes; their rule passes them through anyway) and commands with little or no output.
+_NO_REDUCTION = frozenset(
     {
-        # already ours
-        "tokenjuice",
-        # exact file reads: the agent asked for the bytes
-        "cat",
-        "head",
-        "tail",
-        "nl",
-        "bat",
-        "batcat",
-        "tac",
-        # tiny or no output
-        "echo",
-        "printf",
-        "pwd",
-        "true",
-        "false",
-        ":",
-        "mkdir",
-        "touch",
-        "rm",
-        "rmdir",
-        "cp",
-        "mv",
-        "ln",
-        "chmod",
-        "chown",
-        "kill",
-        "sleep",
-        "which",
-        "type",
-        "command",
-        "test",
-        "[",
-        "clear",
-        "exit",
-        # interactive / full-screen
-        "vi",
-        "vim",
-        "nvim",
-        "nano",
-        "emacs",
-        "less",
-        "more",
-        "man",
-        "top",
-        "htop",
-        "watch",
-        "tmux",
-        "screen",
-        "fzf",
+        *("cat", "head", "tail", "nl", "bat", "batcat", "tac"),
+        *("echo", "printf", "pwd", "true", "false", ":", "clear", "exit", "sleep", "kill"),
+        *("mkdir", "touch", "rm", "rmdir", "cp", "mv", "ln", "chmod", "chown"),
+        *("which", "type", "command", "test", "["),
     }
+)
+# Programs that only make sense on a terminal.
+_INTERACTIVE = frozenset(
+    {"vi", "vim", "nvim", "nano", "emacs", "less", "more", "man", "top", "htop", "watch", "tmux", "screen", "fzf"}
 )
 
 # Shell words after which the next word is in command position.
@@ -230,7 +188,7 @@ def plan(command: str, exe: str, *, shell: str = "bash") -> Plan:
     interactive = programs & _INTERACTIVE
     if interactive:
         return _leave(f"interactive program `{sorted(interactive)[0]}`")
-    if programs and programs <= _LEAVE_ALONE:
+    if programs and programs <= _NO_REDUCTION:
         return _leave(f"`{sorted(programs)[0]}` needs no reduction")
 
     plain = all(t.kind == WORD for t in rest_tokens) and all(_plain_word(command[t.start : t.end]) for t in rest_tokens)
@@ -246,9 +204,6 @@ def plan(command: str, exe: str, *, shell: str = "bash") -> Plan:
     return Plan(prefix + wrapped, "wrapped")
 
 
-_INTERACTIVE = frozenset(
-    {"vi", "vim", "nvim", "nano", "emacs", "less", "more", "man", "top", "htop", "watch", "tmux", "screen", "fzf"}
-)
 _SHELL_SPECIAL = set("$`*?[]{}~!#&|;<>()\\\"'\n")
 
 
