@@ -308,15 +308,24 @@ class Reducer:
             _log.debug(f"ledger record skipped: {exc}")
 
     def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
-        """Store the raw output; the pointer text for the footer."""
-        data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
-        return self._keep(run, red, lambda store, **meta: store.put(data, **meta))
+        """Store the raw output; the pointer text for the footer.
 
-    def _keep_spool(self, run: ToolRun, red: Reduction, path: str) -> str | None:
-        """Store a streamed output's spool file (bounded memory); the footer pointer."""
-        return self._keep(run, red, lambda store, **meta: store.put_file(path, **meta))
+        A streamed output (see `tokenjuice.stream`) is stored from its spool file, with
+        bounded memory; `raw` is then only its sample.
+        """
+        streamed = run.metadata.get("streamed")
+        put: Callable[..., str]
+        if streamed is not None:
+            path = streamed.path
 
-    def _keep(self, run: ToolRun, red: Reduction, put: Callable[..., str]) -> str | None:
+            def put(store: Store, **meta: Any) -> str:
+                return store.put_file(path, **meta)
+        else:
+            data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
+
+            def put(store: Store, **meta: Any) -> str:
+                return store.put(data, **meta)
+
         store = self.store
         if store is None:
             return None  # turned off on purpose: nothing to point to, nothing to apologise for
@@ -421,9 +430,7 @@ class Reducer:
             )
             if len(probe) >= len(raw):
                 return self._raw(run, raw, "original", cls)
-        if streamed is not None:
-            pointer = self._keep_spool(run, red, streamed.path)
-        elif out.omitted or out.shortened:
+        if streamed is not None or out.omitted or out.shortened:
             pointer = self._keep_raw(run, red, raw)
         text = inline.compose(run.exit_code, facts, out.body, out.omitted, out.shortened, pointer, _exit_note(run))
         if len(text) >= len(raw) and streamed is None:
@@ -456,7 +463,7 @@ class Reducer:
             exit_code=run.exit_code,
         )
         streamed = run.metadata.get("streamed")
-        pointer = self._keep_spool(run, red, streamed.path) if streamed is not None else self._keep_raw(run, red, raw)
+        pointer = self._keep_raw(run, red, raw)
         what = describe(raw, run.raw_bytes) if streamed is None else f"binary data, {streamed.total_bytes:,} bytes"
         parts = [inline.exit_line(run.exit_code, _exit_note(run)), f"[binary output ({what}) not shown"]
         text = "\n".join(p for p in parts if p) + (f" · {pointer}]" if pointer else "]")
@@ -504,9 +511,7 @@ class Reducer:
             exit_code=run.exit_code,
         )
         if omitted:
-            pointer = (
-                self._keep_spool(run, red, streamed.path) if streamed is not None else self._keep_raw(run, red, raw)
-            )
+            pointer = self._keep_raw(run, red, raw)
             red.text = text + "\n" + (inline.footer(omitted, 0, pointer) or "")
             red.reduced_chars = len(red.text)
             red.reduced_tokens = tok.count(red.text)
