@@ -6,7 +6,6 @@ place (no duplicates), and uninstalling removes exactly it and nothing else.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 BEGIN = "<!-- tokenjuice:begin -->"
@@ -45,22 +44,9 @@ def _read(path: str) -> str | None:
 
 
 def _write(path: str, text: str) -> None:
-    import tempfile
+    from tokenjuice._fs import write_atomic
 
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tokenjuice-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o777)
-        except FileNotFoundError:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, text.encode("utf-8"))
 
 
 def _span(text: str) -> tuple[int, int] | None:

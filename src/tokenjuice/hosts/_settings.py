@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 
@@ -101,22 +100,11 @@ def save(path: str, data: dict[str, object], *, existed: bool) -> str | None:
 
 
 def _write_atomic(path: str, content: bytes, mode: int) -> None:
-    import tempfile
+    from tokenjuice._fs import write_atomic
 
-    directory = os.path.dirname(os.path.abspath(path))
     try:
-        os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tokenjuice-", suffix=".json", dir=directory)
+        write_atomic(path, content, mode)
     except OSError as exc:
-        raise SettingsError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(content)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         raise SettingsError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 

@@ -62,15 +62,10 @@ def _load() -> dict[str, dict[str, object]]:
 
 def _save(pins: dict[str, dict[str, object]]) -> None:
     import json
-    import tempfile
 
-    path = _pins_path()
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".trusted-", dir=os.path.dirname(path))
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(pins, f, indent=2, sort_keys=True)
-        f.write("\n")
-    os.replace(tmp, path)
+    from tokenjuice._fs import write_atomic
+
+    write_atomic(_pins_path(), (json.dumps(pins, indent=2, sort_keys=True) + "\n").encode("utf-8"))
 
 
 def _key(rules_dir: str) -> str:
