@@ -15,15 +15,7 @@ import re
 
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import (
-    RUST_AT_RE,
-    RUST_FRAME_RE,
-    RUST_NOTE_RE,
-    RUST_PANIC_RE,
-    Run,
-    add_counts,
-    rust_frame_is_std,
-)
+from tokenjuice.reduction.formatters.testrun_common import Run, RustPanic, add_counts
 
 STATUS_RE = re.compile(r"^\s*([A-Z]+(?: [A-Z]+)*|TRY \d+ \w+)\s+\[\s*[>\d.]+s\]\s+(\S.*)$")
 SECTION_RE = re.compile(r"^---? (STDOUT|STDERR):\s+(\S.*?)\s*---?$")
@@ -47,10 +39,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     b = Builder(lines, fi.weights)
     saw = False
     after_summary = False
-    section: str | None = None  # "STDOUT", "STDERR", "panic", "backtrace"
-    first_msg = False
-    frames = 0
-    keep_at = False
+    section: str | None = None  # "STDOUT", "STDERR"
     message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
 
@@ -58,12 +47,14 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         message.flush()
         output.flush()
 
+    panic = RustPanic(b, message, MAX_FRAMES, flush)
+
     for i, line in enumerate(lines):
         s = SUMMARY_RE.match(line)
         if s:
             flush()
             saw = True
-            section = None
+            section = panic.state = None
             after_summary = True
             b.headline_from(i, s.group(1))
             add_counts(b.facts, COUNT_RE.findall(s.group(1)), {"tests run": "tests"})
@@ -72,7 +63,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if st:
             flush()
             saw = True
-            section = None
+            section = panic.state = None
             status = st.group(1)
             if status in QUIET:
                 b.drop(i, "passed" if status == "PASS" else "skipped")
@@ -84,56 +75,17 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         sec = SECTION_RE.match(line)
         if sec:
             flush()
-            section = sec.group(1)
+            section, panic.state = sec.group(1), None
             b.drop(i, "section headers")
             continue
         if BANNER_RE.match(line):
             b.drop(i, "progress")
             continue
-        p = RUST_PANIC_RE.match(line)
-        if p:
-            flush()
-            section = "panic"
-            first_msg = True
-            b.keep(i, protect=True)
+        was_in_panic = panic.state is not None
+        if panic.step(i, line):
             continue
-        if line == "stack backtrace:":
-            flush()
-            section = "backtrace"
-            frames = 0
-            b.drop(i, "std frames")
-            continue
-        if RUST_NOTE_RE.match(line):
-            flush()
-            b.drop(i, "hints")
-            continue
-        if section == "backtrace":
-            f = RUST_FRAME_RE.match(line)
-            if f:
-                keep_at = not rust_frame_is_std(f.group(2)) and frames < MAX_FRAMES
-                frames += keep_at
-                if keep_at:
-                    b.keep(i)
-                else:
-                    b.drop(i, "std frames")
-                continue
-            if RUST_AT_RE.match(line):
-                if keep_at:
-                    b.keep(i)
-                else:
-                    b.drop(i, "std frames")
-                continue
-            section = "STDERR"
-        if section == "panic":
-            if line:
-                if first_msg:
-                    first_msg = False
-                    b.keep(i, protect=True)
-                else:
-                    message.add(i)
-                continue
-            message.flush()
-            section = "STDERR"
+        if was_in_panic:
+            section = "STDERR"  # the test's own output goes on after its panic
         if not line.strip():
             b.drop(i, "blank")
             continue

@@ -16,14 +16,7 @@ import re
 
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import (
-    RUST_AT_RE,
-    RUST_FRAME_RE,
-    RUST_NOTE_RE,
-    RUST_PANIC_RE,
-    Run,
-    rust_frame_is_std,
-)
+from tokenjuice.reduction.formatters.testrun_common import Run, RustPanic
 
 PROGRESS_RE = re.compile(
     r"^\s*(?:Compiling|Finished|Running|Doc-tests|Blocking|Downloaded|Downloading|Updating|Locking|Fresh|Checking)\s"
@@ -63,22 +56,21 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             totals[2] += int(r.group(4))
             last_result = i
     saw = targets > 0
-    section: str | None = None  # "details", "list", "block", "panic", "backtrace"
-    frames = 0
-    keep_at = False
+    section: str | None = None  # "details", "list", "block"
     message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
-    first_msg = False
 
     def flush() -> None:
         message.flush()
         output.flush()
 
+    panic = RustPanic(b, message, MAX_FRAMES, flush)
+
     for i, line in enumerate(lines):
         r = RESULT_RE.match(line)
         if r:
             flush()
-            section = None
+            section = panic.state = None
             if i == last_result:
                 b.headline_from(i, _headline(totals, targets, failed_targets))
                 b.facts.update({"passed": totals[0], "failed": totals[1], "ignored": totals[2]})
@@ -92,6 +84,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         if line == "failures:":
             flush()
+            panic.state = None
             section = "details" if _next_is_block(lines, i) else "list"
             b.drop(i, "section headers" if section == "details" else "repeated failures")
             continue
@@ -104,56 +97,15 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if m:
             flush()
             saw = True
-            section = "block"
-            frames = 0
+            section, panic.state = "block", None
             b.keep(i, protect=True, text=f"---- {m.group(1)} ----")
             continue
-        p = RUST_PANIC_RE.match(line)
-        if p:
-            flush()
-            saw = True
-            section = "panic"
-            first_msg = True
-            b.keep(i, protect=True)
+        was_in_panic = panic.state is not None
+        if panic.step(i, line):
+            saw = saw or panic.state == "panic"
             continue
-        if line == "stack backtrace:":
-            flush()
-            section = "backtrace"
-            frames = 0
-            b.drop(i, "std frames")
-            continue
-        if RUST_NOTE_RE.match(line):
-            flush()
-            b.drop(i, "hints")
-            continue
-        if section == "backtrace":
-            f = RUST_FRAME_RE.match(line)
-            if f:
-                std = rust_frame_is_std(f.group(2))
-                keep_at = not std and frames < MAX_FRAMES
-                if keep_at:
-                    frames += 1
-                    b.keep(i)
-                else:
-                    b.drop(i, "std frames")
-                continue
-            if RUST_AT_RE.match(line):
-                if keep_at:
-                    b.keep(i)
-                else:
-                    b.drop(i, "std frames")
-                continue
-            section = "block"
-        if section == "panic":
-            if line and not line.startswith("note: "):
-                if first_msg:
-                    first_msg = False
-                    b.keep(i, protect=True)
-                else:
-                    message.add(i)
-                continue
-            message.flush()
-            section = "block"
+        if was_in_panic:
+            section = "block"  # the test's own output goes on after its panic
         if section == "block":
             if not line:
                 b.drop(i, "blank")

@@ -12,6 +12,10 @@ import re
 
 from tokenjuice.reduction.formatters._common import Builder
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 # Frames an agent cannot fix: package managers' install dirs, language runtimes and
 # standard libraries, test-framework internals. Literal-led alternatives only.
 VENDOR_RE = re.compile(
@@ -101,3 +105,65 @@ RUST_NOTE_RE = re.compile(r"^note: (?:run with `RUST_BACKTRACE=|Some details are
 
 def rust_frame_is_std(symbol: str) -> bool:
     return RUST_STD_SYMBOL_RE.match(symbol) is not None
+
+
+class RustPanic:
+    """A panic and its backtrace in libtest output, fed line by line.
+
+    The `panicked at file:line:col` line and the first message line are protected, the
+    rest of the message is windowed by `message`, std/harness frames go and at most
+    `max_frames` project frames stay, RUST_BACKTRACE hints go. `step` returns True for a
+    line it consumed; `flush` is called before a panic or backtrace starts.
+    """
+
+    __slots__ = ("b", "first", "flush", "frames", "keep_at", "max_frames", "message", "state")
+
+    def __init__(self, b: Builder, message: Run, max_frames: int, flush: Callable[[], None]) -> None:
+        self.b = b
+        self.message = message
+        self.max_frames = max_frames
+        self.flush = flush
+        self.state: str | None = None  # "panic", "backtrace"
+        self.first = False
+        self.frames = 0
+        self.keep_at = False
+
+    def step(self, i: int, line: str) -> bool:
+        b = self.b
+        if RUST_PANIC_RE.match(line):
+            self.flush()
+            self.state, self.first = "panic", True
+            b.keep(i, protect=True)
+            return True
+        if line == "stack backtrace:":
+            self.flush()
+            self.state, self.frames = "backtrace", 0
+            b.drop(i, "std frames")
+            return True
+        if RUST_NOTE_RE.match(line):
+            self.flush()
+            b.drop(i, "hints")
+            return True
+        if self.state == "backtrace":
+            f = RUST_FRAME_RE.match(line)
+            if f:
+                self.keep_at = not rust_frame_is_std(f.group(2)) and self.frames < self.max_frames
+                self.frames += self.keep_at
+            if f or RUST_AT_RE.match(line):
+                if self.keep_at:
+                    b.keep(i)
+                else:
+                    b.drop(i, "std frames")
+                return True
+            self.state = None
+        elif self.state == "panic":
+            if line and not line.startswith("note: "):
+                if self.first:
+                    self.first = False
+                    b.keep(i, protect=True)
+                else:
+                    self.message.add(i)
+                return True
+            self.message.flush()
+            self.state = None
+        return False
