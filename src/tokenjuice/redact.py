@@ -7,9 +7,13 @@ and `*_TOKEN` / `*_SECRET` / `*_KEY` / `PASSWORD` style assignments. A detected 
 becomes `[REDACTED:<kind>]`; the surrounding text (the variable name, `Bearer`, the
 URL's user and host) stays, so the output still makes sense.
 
-Speed: every detector starts with a literal (a provider prefix, `=`/`:` after a
-secret-ish name, `://`, `-----BEGIN`), so one pass of `str.find`-style checks decides
-which detectors can match at all; on ordinary build and test output usually none run.
+Speed: every match of a detector contains one of its trigger literals (a provider
+prefix, a secret-ish name, `://`, `-----BEGIN`). One Aho-Corasick pass finds where all
+triggers occur, and a detector's pattern is then tried only where a match containing
+one of them could start, instead of at every position: on ordinary build and test
+output no pattern runs at all, and on output full of URLs only a few characters
+around each `://` are looked at. The result is the same as `pattern.sub` over the
+whole text.
 
 Configuration (`$XDG_CONFIG_HOME/tokenjuice/config.toml`):
 
@@ -21,78 +25,120 @@ Configuration (`$XDG_CONFIG_HOME/tokenjuice/config.toml`):
 
 from __future__ import annotations
 
+import operator
 import re
+from bisect import bisect_left
+from itertools import compress, repeat
+from operator import itemgetter
+from typing import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from typing import Any
 
-# (kind, trigger literals, pattern, group holding the secret; 0 = the whole match)
+# (kind, trigger literals, pattern, group holding the secret (0: the whole match), where
+# a match starts relative to a trigger it contains: at most N characters before it, or
+# at the start of the word holding it (WORD)). Every match contains a trigger (checked
+# by the tests on generated matches); a lower-case trigger is looked for in any case.
+WORD = -1
+
+
+class _Detector(NamedTuple):
+    kind: str
+    triggers: tuple[str, ...]
+    pattern: str
+    group: int = 0
+    start: int = 0
+    # (literal, n): every match also holds `literal` within n characters after the
+    # trigger; a trigger without it is skipped before the pattern is tried.
+    near: tuple[str, int] | None = None
+
+
 _VALUE = r"""(?:"[^"\s]{4,}"|'[^'\s]{4,}'|[^\s"',;&<>|`]{4,})"""
-_DETECTORS: list[tuple[str, tuple[str, ...], str, int]] = [
-    (
+_DETECTORS: list[_Detector] = [
+    _Detector(
         "private-key",
         ("-----BEGIN",),
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY"
         r"(?: BLOCK)?-----",
-        0,
     ),
-    ("private-key", ("-----BEGIN",), r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s]{16,}", 0),
-    (
+    _Detector("private-key", ("-----BEGIN",), r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s]{16,}"),
+    _Detector(
         "aws-access-key",
         ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "A3T"),
         r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
-        0,
     ),
-    ("anthropic-key", ("sk-ant-",), r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_\-]{40,}", 0),
+    _Detector("anthropic-key", ("sk-ant-",), r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_\-]{40,}"),
     # Legacy keys are 48 letters and digits; project/service keys carry their kind.
-    ("openai-key", ("sk-",), r"\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}|[A-Za-z0-9]{48}\b)", 0),
-    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b", 0),
-    ("github-token", ("github_pat_",), r"\bgithub_pat_[A-Za-z0-9_]{50,255}\b", 0),
-    (
+    _Detector("openai-key", ("sk-",), r"\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}|[A-Za-z0-9]{48}\b)"),
+    _Detector("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
+    _Detector("github-token", ("github_pat_",), r"\bgithub_pat_[A-Za-z0-9_]{50,255}\b"),
+    _Detector(
         "gitlab-token",
         ("glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glimt-", "gloas-"),
         r"\bgl(?:pat|dt|rt|ptt|cbt|imt|oas)-[A-Za-z0-9_\-.]{20,}",
-        0,
     ),
-    ("slack-token", ("xox",), r"\bxox[abprse]-[A-Za-z0-9\-]{10,}", 0),
-    (
+    _Detector("slack-token", ("xox",), r"\bxox[abprse]-[A-Za-z0-9\-]{10,}"),
+    _Detector(
         "slack-webhook",
-        ("hooks.slack.com",),
+        ("https://hooks.slack.com/",),
         r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]{20,}",
-        0,
     ),
-    (
+    _Detector(
         "stripe-key",
         ("sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"),
         r"\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})\b",
-        0,
     ),
-    ("google-api-key", ("AIza",), r"\bAIza[0-9A-Za-z_\-]{35}\b", 0),
-    ("google-oauth", ("GOCSPX-", "ya29."), r"\b(?:GOCSPX-[A-Za-z0-9_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})", 0),
-    ("huggingface-token", ("hf_",), r"\bhf_[A-Za-z0-9]{30,}\b", 0),
-    ("npm-token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b", 0),
-    ("pypi-token", ("pypi-",), r"\bpypi-AgE[A-Za-z0-9_\-]{50,}", 0),
-    ("sendgrid-key", ("SG.",), r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
-    ("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"), r"\bdo[opr]_v1_[a-f0-9]{64}\b", 0),
-    ("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
-    ("bearer-token", ("earer", "EARER"), r"(?i:\bbearer)\s+([A-Za-z0-9\-._~+/]{16,}=*)", 1),
-    ("basic-auth", ("asic ", "ASIC "), r"(?i:\bauthorization:\s*basic)\s+([A-Za-z0-9+/]{8,}=*)", 1),
-    ("url-password", ("://",), r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"']{1,128}:([^\s@/\"']{1,256})@", 1),
-    (
+    _Detector("google-api-key", ("AIza",), r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    _Detector("google-oauth", ("GOCSPX-", "ya29."), r"\b(?:GOCSPX-[A-Za-z0-9_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})"),
+    _Detector("huggingface-token", ("hf_",), r"\bhf_[A-Za-z0-9]{30,}\b"),
+    _Detector("npm-token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
+    _Detector("pypi-token", ("pypi-AgE",), r"\bpypi-AgE[A-Za-z0-9_\-]{50,}"),
+    _Detector("sendgrid-key", ("SG.",), r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
+    _Detector("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"), r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    _Detector("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+    _Detector("bearer-token", ("bearer",), r"(?i:\bbearer)\s+([A-Za-z0-9\-._~+/]{16,}=*)", 1),
+    _Detector("basic-auth", ("authorization",), r"(?i:\bauthorization:\s*basic)\s+([A-Za-z0-9+/]{8,}=*)", 1),
+    # The scheme is 2 to 21 characters before `://`; the `@` after the password follows.
+    _Detector(
+        "url-password",
+        ("://",),
+        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"']{1,128}:([^\s@/\"']{1,256})@",
+        1,
+        21,
+        ("@", 3 + 128 + 1 + 256 + 1),
+    ),
+    _Detector(
         "secret-assignment",
-        ("TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PWD", "CREDENTIAL"),
+        ("TOKEN", "SECRET", "_KEY", "PASSWORD", "PASSWD", "_PWD", "CREDENTIAL"),
         rf"\b[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|_KEY|PASSWORD|PASSWD|_PWD|CREDENTIALS?)\s*[:=]\s*({_VALUE})",
         1,
+        WORD,
     ),
-    (
+    _Detector(
         "secret-assignment",
-        ("assword", "asswd", "ecret", "oken", "pi_key", "pi-key", "pikey", "ccess_key", "rivate_key", "lient_secret"),
+        (
+            "password",
+            "passwd",
+            "secret",
+            "token",
+            "api_key",
+            "api-key",
+            "apikey",
+            "access_key",
+            "access-key",
+            "accesskey",
+            "private_key",
+            "private-key",
+            "privatekey",
+        ),
         # Anchored on the keyword (a leading `[\w.-]*` made this quadratic on long
         # words); the rest of the name is looked at in `_name_before`.
         rf"(?i:password|passwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)"
         rf"[\"']?\s*[:=]\s*({_VALUE})",
         1,
+        0,
     ),
 ]
 
@@ -114,17 +160,99 @@ _NOT_SECRET_NAME = (
 # Patterns are compiled when first needed (`re` keeps them): most outputs trigger none.
 
 
+_first = itemgetter(0)
+_second = _start_key = itemgetter(1)
+# Outputs are scanned for triggers in pieces of this many characters (bounded memory).
+_SCAN_CHUNK = 1 << 20
+# A word longer than this before its trigger: the detector scans the whole text instead.
+_MAX_WORD = 128
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+class _Triggers:
+    """Where the trigger literals occur: one Aho-Corasick pass over the lower-cased text.
+
+    `ahocorasick_rs` (a dependency, in Rust) finds all of them in one pass at about a
+    gigabyte a second; without it each trigger is looked for with `str.__contains__`,
+    one pass each. Leftmost-first matching reports no match that starts inside another
+    one, so for each reported match the triggers that could overlap it are checked at
+    the offsets where they could start: the positions are complete.
+    """
+
+    def __init__(self, triggers: Iterable[str]) -> None:
+        self.keys = sorted({t.lower() for t in triggers})
+        self.longest = max(map(len, self.keys))
+        # overlaps[a]: (b, offset) when trigger b could start `offset` into a match of a.
+        self.overlaps: list[list[tuple[int, int]]] = []
+        for a in self.keys:
+            pairs = []
+            for bi, b in enumerate(self.keys):
+                for off in range(1 if b == a else 0, len(a)):
+                    rest = a[off:]
+                    if b.startswith(rest) or rest.startswith(b):
+                        pairs.append((bi, off))
+            self.overlaps.append(pairs)
+        self._ac_bytes: Any = None
+        self._ac_str: Any = None
+        try:
+            import ahocorasick_rs
+
+            kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+            self._ac_bytes = ahocorasick_rs.BytesAhoCorasick([k.encode() for k in self.keys], matchkind=kind)
+            self._ac_str = ahocorasick_rs.AhoCorasick(self.keys, matchkind=kind)
+        except ImportError:  # pragma: no cover - a declared dependency; the slow path still works
+            pass
+
+    def scan(self, text: str) -> tuple[set[str], dict[str, list[int]] | None]:
+        """The triggers present (lower-cased), and where each occurs (None when unknown)."""
+        if self._ac_bytes is None:
+            low = text.lower()
+            return {k for k in self.keys if k in low}, None
+        found: dict[int, list[int]] = {}
+        aligned = True
+        n = len(text)
+        for c in range(0, n, _SCAN_CHUNK):
+            seg = text[c : c + _SCAN_CHUNK + self.longest - 1]
+            low = seg.lower()
+            if low.isascii():
+                matches = self._ac_bytes.find_matches_as_indexes(low.encode("ascii"))
+            else:
+                matches = self._ac_str.find_matches_as_indexes(low)
+                # Lower-casing changed lengths (`İ`): offsets no longer match the text.
+                aligned = aligned and len(low) == len(seg)
+            if c + _SCAN_CHUNK < n:
+                # Matches starting in the overlap are the next piece's.
+                matches = matches[: bisect_left(matches, _SCAN_CHUNK, key=_start_key)]
+            if not matches:
+                continue
+            keys = list(map(_first, matches))
+            starts = list(map(_second, matches))
+            for k in set(keys):
+                at = list(compress(starts, map(operator.eq, keys, repeat(k)))) if len(keys) > 1 else starts
+                found.setdefault(k, []).extend(map(operator.add, at, repeat(c)))
+                for b, off in self.overlaps[k]:
+                    shifted = list(map(operator.add, at, repeat(off)))
+                    hit = compress(shifted, map(low.startswith, repeat(self.keys[b]), shifted))
+                    found.setdefault(b, []).extend(map(operator.add, hit, repeat(c)))
+        present = {self.keys[k] for k, v in found.items() if v}
+        if not aligned:
+            return present, None
+        return present, {self.keys[k]: sorted(set(v)) for k, v in found.items() if v}
+
+
 class Redactor:
     """Replaces detected secrets with `[REDACTED:<kind>]`; compiled once, reused."""
 
     def __init__(self, extra_patterns: Iterable[str] = (), allow: Iterable[str] = ()) -> None:
         self.allow = frozenset(allow)
         self._detectors = _DETECTORS
+        self._triggers: _Triggers | None = None
         # Case-insensitive keyword patterns are slow in `re` (no literal prefix to skip
-        # to); on ASCII text their candidates are found in the lowercased copy instead,
-        # which has the same offsets, and each is then matched for real.
+        # to); without trigger positions their candidates are found in the lowercased
+        # copy instead, which has the same offsets on ASCII text.
         self._fast: dict[int, str] = {}
-        for i, (_, _, pattern, _) in enumerate(_DETECTORS):
+        for i, det in enumerate(_DETECTORS):
+            pattern = det.pattern
             if pattern.startswith("(?i:") and ")" in pattern:
                 self._fast[i] = f"(?:{pattern[4 : pattern.index(')')]})"
         self._extra: list[re.Pattern[str]] = []
@@ -141,62 +269,37 @@ class Redactor:
         found: dict[str, int] = {}
         if not text:
             return text, found
-        lowered: str | None = None
-        # Trigger literals are looked for once each, in the lowercased text (many
-        # detectors share them, in several cases); a detector whose triggers are all
-        # absent is skipped. A lowercase hit is re-checked in the original case.
-        low_all = text.lower() if text.isascii() else None
-        seen: dict[str, bool] = {}
-
-        def present(trigger: str) -> bool:
-            if low_all is None:
-                return trigger in text
-            key = trigger.lower()
-            hit = seen.get(key)
-            if hit is None:
-                hit = seen[key] = key in low_all
-            return hit and (key == trigger or trigger in text)
-
-        for i, (kind, triggers, pattern, group) in enumerate(self._detectors):
-            if not any(present(t) for t in triggers):
+        if self._triggers is None:
+            self._triggers = _Triggers(t for det in self._detectors for t in det.triggers)
+        present, where = self._triggers.scan(text)
+        for i, det in enumerate(self._detectors):
+            if not present:
+                break
+            starts = _starts(text, det, present, where)
+            if starts is not None and not starts:
                 continue
-            rx = re.compile(pattern)
-            fast_pattern = self._fast.get(i)
-            fast = re.compile(fast_pattern) if fast_pattern is not None else None
-            if fast is not None and text.isascii():
-                if lowered is None:
-                    lowered = text.lower()
-                new = self._sub_at(rx, fast, text, lowered, self._replacer(kind, group, found))
-                if new is not text:
-                    text, lowered = new, None
+            rx = re.compile(det.pattern)
+            repl = self._replacer(det.kind, det.group, found)
+            if starts is not None:
+                new = _sub_at(rx, text, starts, repl)
             else:
-                text = rx.sub(self._replacer(kind, group, found), text)
-                lowered = None
+                new = self._sub_all(i, rx, text, repl)
+            if new is not text:
+                # Offsets after a replacement moved: find the triggers again (rare).
+                text = new
+                present, where = self._triggers.scan(text)
         for rx in self._extra:
             text = rx.sub(self._replacer("custom", 0, found), text)
         return text, found
 
-    @staticmethod
-    def _sub_at(
-        rx: re.Pattern[str], fast: re.Pattern[str], text: str, lowered: str, repl: Callable[[re.Match[str]], str]
-    ) -> str:
-        """`rx.sub(repl, text)`, trying `rx` only where `fast` finds a keyword in `lowered`."""
-        out: list[str] = []
-        pos = 0
-        for cand in fast.finditer(lowered):
-            start = cand.start()
-            if start < pos:
-                continue
-            m = rx.match(text, start)
-            if m is None:
-                continue
-            out.append(text[pos : m.start()])
-            out.append(repl(m))
-            pos = m.end()
-        if not out:
-            return text
-        out.append(text[pos:])
-        return "".join(out)
+    def _sub_all(self, i: int, rx: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str]) -> str:
+        """`rx.sub` over the whole text (trigger positions unknown)."""
+        fast_pattern = self._fast.get(i)
+        if fast_pattern is not None and text.isascii():
+            lowered = text.lower()
+            starts = [m.start() for m in re.finditer(fast_pattern, lowered)]
+            return _sub_at(rx, text, starts, repl)
+        return rx.sub(repl, text)
 
     def _replacer(self, kind: str, group: int, found: dict[str, int]) -> Callable[[re.Match[str]], str]:
         allow = self.allow
@@ -223,6 +326,62 @@ class Redactor:
             return whole[: start - base] + f"[REDACTED:{kind}]" + whole[end - base :]
 
         return repl
+
+
+def _starts(text: str, det: _Detector, present: set[str], where: dict[str, list[int]] | None) -> list[int] | None:
+    """Every position where a match of the detector could start, ascending; [] when none
+    can, None when the whole text has to be scanned."""
+    hits: list[int] = []
+    for t in det.triggers:
+        key = t.lower()
+        if key not in present:
+            continue
+        if where is None:
+            if key == t or t in text:
+                return None
+            continue
+        occ = where[key]
+        if key != t:
+            occ = list(compress(occ, map(text.startswith, repeat(t), occ)))
+        hits.extend(occ)
+    if hits and det.near is not None:
+        lit, span = det.near
+        hits = [p for p in hits if text.find(lit, p, p + span) >= 0]
+    if not hits:
+        return []
+    if det.start == WORD:
+        out = []
+        for p in hits:
+            j = p
+            while j > 0 and text[j - 1] in _WORD_CHARS:
+                j -= 1
+                if p - j > _MAX_WORD:
+                    return None
+            out.append(j)
+        return sorted(set(out))
+    if det.start == 0:
+        return sorted(set(hits))
+    return sorted({s for p in hits for s in range(max(0, p - det.start), p + 1)})
+
+
+def _sub_at(rx: re.Pattern[str], text: str, starts: Iterable[int], repl: Callable[[re.Match[str]], str]) -> str:
+    """`rx.sub(repl, text)` when every match starts at one of `starts` (ascending): the
+    pattern is tried only there, with the whole text as context (`\\b` sees before it)."""
+    out: list[str] = []
+    pos = 0
+    for start in starts:
+        if start < pos:
+            continue
+        m = rx.match(text, start)
+        if m is None:
+            continue
+        out.append(text[pos : m.start()])
+        out.append(repl(m))
+        pos = m.end()
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
 
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")

@@ -22,6 +22,8 @@ from tokenjuice import _log
 from tokenjuice.patterns import PatternError, compile_any
 from tokenjuice.reduction import normalize as nz
 from tokenjuice.reduction import signals, window
+from tokenjuice.reduction.linematch import hits as _hits
+from tokenjuice.reduction.linematch import weighted as _weighted_hits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -136,7 +138,7 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
         if lines[-1] == "":
             lines.pop()
         if trim_trailing:
-            lines = [ln.rstrip() for ln in lines]
+            lines = list(map(str.rstrip, lines))
         btags = tags[raw_line : raw_line + len(lines)] if tags is not None else None
         raw_line += len(lines)
         if not started:
@@ -209,20 +211,6 @@ def prepare(text: str, transforms: dict[str, Any], tags: list[int] | None = None
 
 
 # ------------------------------------------------------------------- matching
-
-
-def _hits(matchers: list[Matcher], text: list[str]) -> list[bool]:
-    """Per line: does any of the matchers match (C-level map for the common case)."""
-    if len(matchers) == 1:
-        return list(map(bool, map(matchers[0].search, text)))
-    out = list(map(bool, map(matchers[0].search, text)))
-    for m in matchers[1:]:
-        out = list(map(operator.or_, out, map(bool, map(m.search, text))))
-    return out
-
-
-def _weighted_hits(matcher: Matcher, text: list[str], weights: list[int]) -> int:
-    return sum(compress(weights, map(bool, map(matcher.search, text))))
 
 
 def pluralize(count: int, name: str) -> str:
