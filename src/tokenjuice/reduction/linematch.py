@@ -17,6 +17,8 @@ from tokenjuice import prefilter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from tokenjuice.patterns import Matcher
 
 # Batches this small are searched directly: the checks would cost more than they save.
@@ -78,22 +80,69 @@ def _one(m: Matcher, batch: Lines) -> list[bool]:
     if lit is None or (lit.fold and not batch.joined.isascii()):
         return list(map(bool, map(m.search, text)))
     hay = batch.lowered if lit.fold else batch.joined
-    # On most lines anyway (judged on a sample): the checks would only add to the search.
-    sample_lines = hay.count("\n", 0, _SAMPLE_CHARS) + 1
-    if sum(hay.count(s, 0, _SAMPLE_CHARS) for s in lit.strings) * 2 > sample_lines:
+    idx = _candidates(lit, hay, batch)
+    if idx is None:
         return list(map(bool, map(m.search, text)))
-    present = [s for s in lit.strings if s in hay]
-    if not present:
-        return [False] * n
-    src = batch.lower_lines if lit.fold else text
-    cand: list[bool] | None = None
-    for s in present:
-        got = list(map(operator.contains, src, repeat(s)))
-        cand = got if cand is None else list(map(operator.or_, cand, got))
-    assert cand is not None
-    idx = list(compress(count(), cand))
     out = [False] * n
     for i, found in zip(idx, map(m.search, map(text.__getitem__, idx)), strict=True):
         if found is not None:
             out[i] = True
     return out
+
+
+def _candidates(lit: prefilter.Literals, hay: str, batch: Lines) -> list[int] | None:
+    """Indices of the lines holding one of the literals; None when that is most lines
+    (the checks would only add to the search)."""
+    strings = lit.strings
+    n = len(batch.lines)
+    ac = _automaton(strings)
+    if ac is not None:
+        # One pass for all the strings; a position's line is the newlines before it.
+        ascii_hay = hay.isascii()
+        found = ac[0].find_matches_as_indexes(hay.encode("ascii")) if ascii_hay else ac[1].find_matches_as_indexes(hay)
+        if len(found) * 2 > n:
+            return None
+        out: list[int] = []
+        line = prev = 0
+        for _, start, _ in found:
+            line += hay.count("\n", prev, start)
+            prev = start
+            if not out or out[-1] != line:
+                out.append(line)
+        return out
+    # Judged on a sample first: a literal on most lines is not worth checking line by line.
+    sample_lines = hay.count("\n", 0, _SAMPLE_CHARS) + 1
+    if sum(hay.count(s, 0, _SAMPLE_CHARS) for s in strings) * 2 > sample_lines:
+        return None
+    present = [s for s in strings if s in hay]
+    if not present:
+        return []
+    src = batch.lower_lines if lit.fold else batch.lines
+    cand: list[bool] | None = None
+    for s in present:
+        got = list(map(operator.contains, src, repeat(s)))
+        cand = got if cand is None else list(map(operator.or_, cand, got))
+    assert cand is not None
+    return list(compress(count(), cand))
+
+
+_automata: dict[tuple[str, ...], tuple[Any, Any] | None] = {}
+
+
+def _automaton(strings: tuple[str, ...]) -> tuple[Any, Any] | None:
+    """Aho-Corasick automata over `strings`, for bytes and for str haystacks (None
+    without `ahocorasick_rs`, a declared dependency: the per-line checks then serve)."""
+    if strings in _automata:
+        return _automata[strings]
+    try:
+        import ahocorasick_rs
+
+        kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+        pair: tuple[Any, Any] | None = (
+            ahocorasick_rs.BytesAhoCorasick([s.encode() for s in strings], matchkind=kind),
+            ahocorasick_rs.AhoCorasick(list(strings), matchkind=kind),
+        )
+    except ImportError:  # pragma: no cover
+        pair = None
+    _automata[strings] = pair
+    return pair

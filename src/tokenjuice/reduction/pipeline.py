@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from tokenjuice.model import ToolRun
     from tokenjuice.patterns import Budget as PatternBudget
     from tokenjuice.patterns import Matcher
-    from tokenjuice.reduction.formatters import FormatOutput
+    from tokenjuice.reduction.formatters import FormatOutput, Stream
     from tokenjuice.rules.rule import Rule
 
 DEFAULT_HEAD = 20
@@ -273,6 +273,12 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     survivor_kept: list[bool] = []  # matched keep (or protected), for the keep decision
     keep_seen = False
     keep_dropped = 0  # non-matching lines after the first keep match
+    # A formatter that reads in batches is fed as the batches come; the collector then
+    # still gathers the plain result, for when the formatter declines the output.
+    stream = _open_stream(rule, ctx) if formatter and not keep else None
+    streaming = stream is not None
+    streamed_weight = 0
+    accepted = False  # the stream has said it will give a result: no plain one is gathered
 
     for batch in iter_batches(ctx.text, d.get("transforms") or {}):
         text, weights = batch.text, batch.weights
@@ -280,24 +286,28 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
         for spec, message in match_output:
             if summary is None and _search(spec, pb, "\n".join(text)):
                 summary = message
-        prot = _hits(protect, text) if protect else None
         for reason, skip in skips:
             drop = _hits(skip, text)
-            if prot is not None:
-                drop = list(map(operator.and_, drop, map(operator.not_, prot)))
+            if protect and any(drop):
+                # A protected line is never skipped; only the skip candidates are checked.
+                idx = list(compress(count(), drop))
+                for i, p in zip(idx, _hits(protect, [text[i] for i in idx]), strict=True):
+                    if p:
+                        drop[i] = False
             if any(drop):
                 out.drop(reason, sum(compress(weights, drop)))
                 keep_mask = list(map(operator.not_, drop))
                 text = list(compress(text, keep_mask))
                 weights = list(compress(weights, keep_mask))
-                if prot is not None:
-                    prot = list(compress(prot, keep_mask))
+        # Protected lines matter to the window and the keep filter, not to a formatter.
+        needs_window = not formatter or (streaming and not accepted)
+        prot = _hits(protect, text) if protect and (keep or needs_window) else None
         for name, m in counters:
             if m is not None:
                 pre_counts[name] += _weighted_hits(m, text, weights)
         # Diagnostics matter where a filter or the window could drop them.
         diag: set[int] = set()
-        if ctx.failed and (keep or not formatter):
+        if ctx.failed and (keep or needs_window):
             diag = signals.find(text, locations=True)
         prot_idx = set(compress(count(), prot)) if prot is not None else set()
         prot_idx |= diag
@@ -322,7 +332,13 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
                 pos = {old: new for new, old in enumerate(remap)}
                 prot_idx = {pos[i] for i in prot_idx}
                 matched = [True] * len(text)
-        if formatter:
+        if streaming:
+            stream = _feed(rule, stream, text, weights, accepted)
+            streamed_weight += sum(weights)
+            if not accepted:
+                collector.add_batch(text, weights, prot_idx)
+                accepted = stream is not None and bool(getattr(stream, "accepted", False))
+        elif formatter:
             survivors.extend(text)
             survivor_weights.extend(weights)
             survivor_kept.extend(matched if matched is not None else [True] * len(text))
@@ -341,7 +357,14 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     essential = False
     headline_weight = 0
     show_repeats = True
-    if formatter:
+    fo: FormatOutput | None = None
+    lines: list[str] = []
+    line_weights: list[int] = []
+    if streaming:
+        out.drop("filtered", keep_dropped)
+        fo = _finish_stream(rule, stream, accepted) if stream is not None else None
+        # Declined: the collector already holds the plain result.
+    elif formatter:
         if keep_seen:
             # Lines collected before the first keep match that do not match are filtered.
             keep_mask = survivor_kept
@@ -349,12 +372,16 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             survivors = list(compress(survivors, keep_mask))
             survivor_weights = list(compress(survivor_weights, keep_mask))
         out.drop("filtered", keep_dropped)
+        streamed_weight = sum(survivor_weights)
         fo = _run_formatter(rule, survivors, survivor_weights, ctx)
         lines, line_weights = survivors, survivor_weights
+    else:
+        out.drop("filtered", keep_dropped)
+    if fo is not None or (formatter and not streaming):
         protected: list[bool] | None = None
         final = False
         if fo is not None:
-            _account(survivor_weights, fo, out)
+            _account(streamed_weight, fo, out)
             lines, line_weights = fo.lines, fo.weights
             protected = fo.protected
             final = fo.final
@@ -377,8 +404,6 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
         collector = window.Collector(head, tail, keep_all=final, protected_chars=limit * factor * 2)
         for i, line in enumerate(lines):
             collector.add(line, line_weights[i], bool(protected and protected[i]))
-    else:
-        out.drop("filtered", keep_dropped)
 
     if not any(e.text.strip() for e in collector.entries):
         # Nothing but blank lines survived (or a window of 0 lines kept nothing).
@@ -463,8 +488,54 @@ def _run_formatter(rule: Rule, lines: list[str], weights: list[int], ctx: Contex
     return result
 
 
-def _account(before: list[int], fo: FormatOutput, out: Outcome) -> None:
-    total_in = sum(before)
+def _open_stream(rule: Rule, ctx: Context) -> Stream | None:
+    """The rule's formatter as a batch reader, when it is one."""
+    from tokenjuice.reduction import formatters
+
+    cls = formatters.get_stream(rule.formatter or "")
+    if cls is None:
+        return None
+    fctx = formatters.FormatContext(ctx.run, ctx.cmd, dict(rule.data.get("formatterOptions") or {}))
+    try:
+        return cls(fctx)
+    except Exception as exc:  # noqa: BLE001 - a formatter bug must not cost the output
+        _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        return None
+
+
+def _feed(rule: Rule, stream: Stream | None, lines: list[str], weights: list[int], accepted: bool) -> Stream | None:
+    """Feed one batch; a formatter that fails is dropped (the plain result stands). Once
+    it has accepted the output no plain result is gathered: its failure then fails the
+    whole reduction open (the engine passes the original output)."""
+    if stream is None:
+        return None
+    try:
+        stream.feed(lines, weights)
+    except Exception as exc:
+        if accepted:
+            raise
+        _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        return None
+    return stream
+
+
+def _finish_stream(rule: Rule, stream: Stream, accepted: bool) -> FormatOutput | None:
+    try:
+        result = stream.finish()
+    except Exception as exc:
+        if accepted:
+            raise
+        _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        return None
+    if result is not None and len(result.weights) != len(result.lines):
+        result = None
+        _log.warn(f"formatter {rule.formatter!r} returned inconsistent weights; rule applied without it")
+    if result is None and accepted:
+        raise RuntimeError(f"formatter {rule.formatter!r} accepted the output but gave no result")
+    return result
+
+
+def _account(total_in: int, fo: FormatOutput, out: Outcome) -> None:
     total_out = sum(fo.weights) + sum(fo.omitted.values()) + fo.headline_weight
     for reason, n in fo.omitted.items():
         out.drop(reason, n)

@@ -6,6 +6,15 @@ looks at rule ids. The name maps to a module by convention, `git-status` →
 module defines `format(fi: FormatInput) -> FormatOutput | None`; returning None means
 "not the shape I expected", and the rule's plain pipeline result is used instead.
 
+A formatter that can read its input in batches also defines `Stream`: a class built
+from a `FormatContext`, fed the surviving lines batch by batch (`feed(lines,
+weights)`), and asked for the result at the end (`finish()`, None as for `format`).
+The engine then never holds the whole output: a huge build log costs memory in
+proportion to what the formatter keeps, not to the log. Until the stream's `accepted`
+is true the engine also gathers the plain result, for a None from `finish()`; once it
+is, `finish()` must give a result, and a failure fails the reduction open. Such a
+module's `format` is `run_stream(Stream, fi)`, so both ways give the same result.
+
 Accounting contract: `weights[i]` is how many input lines output line i stands for
 (0 for a synthetic heading), and `omitted` counts, by reason, the input lines the
 formatter dropped. The engine checks the two add up and reports any difference, so
@@ -20,16 +29,43 @@ import re
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Protocol
 
     from tokenjuice.command import CommandInfo
     from tokenjuice.model import ToolRun
 
+    class Stream(Protocol):
+        """A formatter reading its input in batches (see the module docstring)."""
+
+        def __init__(self, ctx: FormatContext) -> None: ...
+
+        def feed(self, lines: list[str], weights: list[int]) -> None: ...
+
+        def finish(self) -> FormatOutput | None: ...
+
+        @property
+        def accepted(self) -> bool: ...
+
+
 _NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 
 
-class FormatInput:
-    __slots__ = ("cmd", "failed", "lines", "options", "run", "weights")
+class FormatContext:
+    """What a formatter knows besides its lines: the run, the command, the rule's options."""
+
+    __slots__ = ("cmd", "failed", "options", "run")
+
+    def __init__(self, run: ToolRun, cmd: CommandInfo, options: dict[str, Any]) -> None:
+        self.run = run
+        self.cmd = cmd
+        self.options = options
+        self.failed = bool(run.exit_code)
+
+
+class FormatInput(FormatContext):
+    """The context and all the lines (with the weights dedupe gave them)."""
+
+    __slots__ = ("lines", "weights")
 
     def __init__(
         self,
@@ -39,12 +75,16 @@ class FormatInput:
         cmd: CommandInfo,
         options: dict[str, Any],
     ) -> None:
+        super().__init__(run, cmd, options)
         self.lines = lines
         self.weights = weights
-        self.run = run
-        self.cmd = cmd
-        self.options = options
-        self.failed = bool(run.exit_code)
+
+
+def run_stream(cls: type[Stream], fi: FormatInput) -> FormatOutput | None:
+    """`format` for a streaming formatter: all lines as one batch."""
+    st = cls(fi)
+    st.feed(fi.lines, fi.weights)
+    return st.finish()
 
 
 class FormatOutput:
@@ -122,6 +162,18 @@ def get(name: str) -> Callable[[FormatInput], FormatOutput | None]:
     if fn is None:
         raise UnknownFormatter(name)
     return fn  # type: ignore[no-any-return]
+
+
+def get_stream(name: str) -> type[Stream] | None:
+    """The `Stream` class of formatter `name`, when it reads in batches (None otherwise,
+    and for unknown names: `get` reports those)."""
+    try:
+        fn = get(name)
+    except UnknownFormatter:
+        return None
+    module = importlib.import_module(fn.__module__)
+    cls = getattr(module, "Stream", None)
+    return cls if isinstance(cls, type) else None
 
 
 def available() -> list[str]:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from tokenjuice.reduction.formatters import FormatOutput
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 
 class Builder:
     """Collects output lines with their weights, protection and drop reasons.
@@ -26,7 +30,7 @@ class Builder:
         "weights",
     )
 
-    def __init__(self, src_lines: list[str], src_weights: list[int]) -> None:
+    def __init__(self, src_lines: Sequence[str], src_weights: Sequence[int]) -> None:
         self.src_lines = src_lines
         self.src_weights = src_weights
         self.lines: list[str] = []
@@ -38,8 +42,10 @@ class Builder:
         self.headline_weight = 0
 
     def keep(self, i: int, *, protect: bool = False, text: str | None = None) -> None:
-        line = self.src_lines[i] if text is None else text
-        w = self.src_weights[i]
+        self.keep_line(self.src_lines[i] if text is None else text, self.src_weights[i], protect=protect)
+
+    def keep_line(self, line: str, w: int, *, protect: bool = False) -> None:
+        """A line standing for `w` input lines (a kept line whose index is not at hand)."""
         if w > 1 and line.strip():
             line = f"{line} (×{w})"  # the repeat count folded by dedupe stays visible
         self.lines.append(line)
@@ -75,7 +81,10 @@ class Builder:
         self.headline_weight += self.src_weights[i]
 
     def drop(self, i: int, reason: str) -> None:
-        w = self.src_weights[i]
+        self.drop_weight(reason, self.src_weights[i])
+
+    def drop_weight(self, reason: str, w: int) -> None:
+        """Input lines weighing `w` in all dropped for `reason`."""
         if w:  # blank lines weigh nothing and are never reported
             self.omitted[reason] = self.omitted.get(reason, 0) + w
 

@@ -22,6 +22,10 @@ import re
 
 from tokenjuice.reduction.formatters._common import Builder
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 GROUP_MIN = 3  # identical messages seen this often are listed once with their locations
 LOCATIONS_LINE_CHARS = 160
 MAX_CHILDREN = 8  # detail lines kept per diagnostic (notes, labels)
@@ -30,7 +34,12 @@ _DIGITS = re.compile(r"\d+")
 
 
 class Diag:
-    """One diagnostic: header line `idx`, its location and message, and its other lines."""
+    """One diagnostic: header line `idx`, its location and message, and its other lines.
+
+    Dropped lines are only counted (weight per reason, in first-seen order), so a
+    diagnostic costs the same memory whatever its snippets: a formatter reading a
+    huge build log in batches holds one small record per diagnostic.
+    """
 
     __slots__ = (
         "children",
@@ -44,19 +53,21 @@ class Diag:
         "sep",
         "severity",
         "suffix",
+        "weights",
     )
 
-    def __init__(self, idx: int, severity: str, message: str, loc: str | None = None) -> None:
+    def __init__(self, idx: int, severity: str, message: str, loc: str | None, weights: Sequence[int]) -> None:
         self.idx = idx
         self.severity = severity  # "error", "warning", "note", …
         self.message = message  # as printed, without the location: "error[E0308]: mismatched types"
         self.loc = loc
+        self.weights = weights  # of every input line, by index
         self.suffix = ""  # appended to the message, e.g. " [clippy::needless_return]"
         self.prefix = ""  # printed before the location, e.g. maven's "[ERROR] "
         self.sep = ": "  # between location and message
         self.folded: list[int] = []  # input lines merged into the header (a `-->` location)
         self.children: list[tuple[int, str]] = []  # detail lines kept under the header
-        self.dropped: list[tuple[int, str]] = []  # (input line, reason)
+        self.dropped: dict[str, int] = {}  # reason -> weight of the input lines dropped
         self.merged: list[tuple[int, int]] = []  # (child line, input line shown in that child)
 
     def header(self) -> str:
@@ -66,39 +77,89 @@ class Diag:
     def child(self, i: int, text: str, *, limit: int = MAX_CHILDREN) -> None:
         """Keep detail line i (as `text`) unless the diagnostic already has enough."""
         if len(self.children) >= limit or any(t == text for _, t in self.children):
-            self.dropped.append((i, "notes"))
+            self.drop(i, "notes")
         else:
             self.children.append((i, text))
 
     def drop(self, i: int, reason: str) -> None:
-        self.dropped.append((i, reason))
+        w = self.weights[i]
+        if w:  # blank lines weigh nothing and are never reported
+            self.dropped[reason] = self.dropped.get(reason, 0) + w
+
+    def drop_details(self, *, clear: bool = True) -> None:
+        """Kept details and the lines shown in them become dropped `details` (`clear`:
+        forget them too; a grouped diagnostic keeps them for its grouping key)."""
+        for j, _ in self.children:
+            self.drop(j, "details")
+        for _, j in self.merged:
+            self.drop(j, "details")
+        if clear:
+            self.children, self.merged = [], []
 
 
-# (line, drop reason or None, protect, new text, other input lines the kept line stands for)
-Item = Diag | tuple[int, str | None, bool, str | None, tuple[int, ...]]
+class Kept:
+    """A plain line kept as `text`, standing for its own weight plus `extra` merged lines."""
+
+    __slots__ = ("extra", "protect", "text", "weight")
+
+    def __init__(self, text: str, weight: int, extra: int, protect: bool) -> None:
+        self.text = text
+        self.weight = weight
+        self.extra = extra
+        self.protect = protect
+
+
+class Dropped:
+    """Consecutive plain lines dropped for one reason (their total weight)."""
+
+    __slots__ = ("reason", "weight")
+
+    def __init__(self, reason: str, weight: int) -> None:
+        self.reason = reason
+        self.weight = weight
+
+
+Item = Diag | Kept | Dropped
 
 
 class Collector:
-    """Items in input order; `emit` renders them."""
+    """Items in input order; `emit` renders them. `lines` and `weights` are the
+    formatter's input, indexed as the formatter numbers its lines (a streaming formatter
+    passes a list it extends batch by batch)."""
 
-    __slots__ = ("diags", "items")
+    __slots__ = ("diags", "items", "lines", "weights")
 
-    def __init__(self) -> None:
+    def __init__(self, lines: Sequence[str], weights: Sequence[int]) -> None:
+        self.lines = lines
+        self.weights = weights
         self.items: list[Item] = []
         self.diags = 0
 
+    def new(self, idx: int, severity: str, message: str, loc: str | None = None) -> Diag:
+        """A diagnostic for header line `idx`, not yet added (see `diag`)."""
+        return Diag(idx, severity, message, loc, self.weights)
+
     def keep(self, i: int, *, protect: bool = False, text: str | None = None, merge: tuple[int, ...] = ()) -> None:
         """Keep line i (as `text`); `merge` lines are represented by it (joined into it)."""
-        self.items.append((i, None, protect, text, merge))
+        weights = self.weights
+        extra = sum(weights[j] for j in merge) if merge else 0
+        self.items.append(Kept(self.lines[i] if text is None else text, weights[i], extra, protect))
 
     def drop(self, i: int, reason: str) -> None:
-        self.items.append((i, reason, False, None, ()))
+        w = self.weights[i]
+        if not w:
+            return  # blank lines weigh nothing and are never reported
+        last = self.items[-1] if self.items else None
+        if isinstance(last, Dropped) and last.reason == reason:
+            last.weight += w
+        else:
+            self.items.append(Dropped(reason, w))
 
     def redrop(self, k: int, reason: str) -> None:
         """Turn item k (a kept plain line) into a dropped one."""
         it = self.items[k]
-        assert not isinstance(it, Diag)
-        self.items[k] = (it[0], reason, False, None, ())
+        assert isinstance(it, Kept)
+        self.items[k] = Dropped(reason, it.weight)
 
     def diag(self, d: Diag) -> Diag:
         self.items.append(d)
@@ -115,49 +176,50 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
     """
     diags = [it for it in items if isinstance(it, Diag)]
     detailed = False
-    if _size(items, b) > max_chars:
+    if _size(items) > max_chars:
+        trimmed = False
         for d in diags:
             if d.children and not is_error(d.severity):
-                d.dropped.extend((j, "details") for j, _ in d.children)
-                d.dropped.extend((j, "details") for _, j in d.merged)
-                d.children, d.merged = [], []
-        detailed = _size(items, b) > max_chars
+                d.drop_details()
+                trimmed = True
+        detailed = not trimmed or _size(items) > max_chars
     groups: dict[str, list[Diag]] = {}
+    keys: dict[int, str] = {}
     for d in diags:
         if d.loc and (detailed or not d.children):
-            groups.setdefault(_key(d), []).append(d)
+            key = keys[id(d)] = _key(d)
+            groups.setdefault(key, []).append(d)
     done: set[str] = set()
     for it in items:
-        if not isinstance(it, Diag):
-            i, reason, protect, text, merge = it
-            if reason is None:
-                b.keep(i, protect=protect, text=text)
-                for j in merge:
-                    b.merge_into_last(j)
-            else:
-                b.drop(i, reason)
+        if isinstance(it, Kept):
+            b.keep_line(it.text, it.weight, protect=it.protect)
+            b.weights[-1] += it.extra
             continue
-        key = _key(it)
-        members = groups.get(key) if it.loc and (detailed or not it.children) else None
-        if members is None or len(members) < group_min:
+        if isinstance(it, Dropped):
+            b.drop_weight(it.reason, it.weight)
+            continue
+        found = keys.get(id(it))
+        members = groups[found] if found is not None else None
+        if found is None or members is None or len(members) < group_min:
             _emit_one(b, it)
             continue
+        key = found
         if key in done:
             continue  # accounted for with its group
         done.add(key)
         first = members[0]
         where = f", first at {first.loc}" if first.children else ""
-        b.keep(first.idx, protect=True, text=f"{first.prefix}{first.message}{first.suffix} ({len(members)}×){where}:")
+        text = f"{first.prefix}{first.message}{first.suffix} ({len(members)}×){where}:"
+        b.keep_line(text, first.weights[first.idx], protect=True)
         pos = len(b.weights) - 1
         for d in members:
             if d is not first:
-                b.weights[pos] += b.src_weights[d.idx]
-                d.dropped.extend((j, "details") for j, _ in d.children)
-                d.dropped.extend((j, "details") for _, j in d.merged)
+                b.weights[pos] += d.weights[d.idx]
+                d.drop_details(clear=False)
             for j in d.folded:
-                b.weights[pos] += b.src_weights[j]
-            for j, reason in d.dropped:
-                b.drop(j, reason)
+                b.weights[pos] += d.weights[j]
+            for reason, w in d.dropped.items():
+                b.drop_weight(reason, w)
         _emit_children(b, first)
         chunks = _wrap([d.loc or "" for d in members])
         for k, chunk in enumerate(chunks):
@@ -165,12 +227,19 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
 
 
 def _emit_one(b: Builder, d: Diag) -> None:
-    b.keep(d.idx, protect=True, text=d.header())
+    weights = d.weights
+    w = weights[d.idx]
     for j in d.folded:
-        b.merge_into_last(j)
-    _emit_children(b, d)
-    for j, reason in d.dropped:
-        b.drop(j, reason)
+        w += weights[j]
+    # The header carries the folded location lines' weight, not their repeat count.
+    b.keep_line(d.header(), weights[d.idx], protect=True)
+    b.weights[-1] = w
+    if d.children:
+        _emit_children(b, d)
+    omitted = b.omitted
+    for reason, n in d.dropped.items():
+        if n:
+            omitted[reason] = omitted.get(reason, 0) + n
 
 
 def _emit_children(b: Builder, d: Diag) -> None:
@@ -178,9 +247,9 @@ def _emit_children(b: Builder, d: Diag) -> None:
     for child, j in d.merged:
         extra.setdefault(child, []).append(j)
     for j, text in d.children:
-        b.keep(j, protect=is_error(d.severity), text=text)
+        b.keep_line(text, d.weights[j], protect=is_error(d.severity))
         for k in extra.get(j, ()):
-            b.merge_into_last(k)
+            b.weights[-1] += d.weights[k]
 
 
 def _key(d: Diag) -> str:
@@ -192,13 +261,15 @@ def _key(d: Diag) -> str:
     return key
 
 
-def _size(items: list[Item], b: Builder) -> int:
+def _size(items: list[Item]) -> int:
     n = 0
     for it in items:
         if isinstance(it, Diag):
-            n += len(it.message) + len(it.loc or "") + 3 + sum(len(t) + 1 for _, t in it.children)
-        elif it[1] is None:
-            n += len(it[3] if it[3] is not None else b.src_lines[it[0]]) + 1
+            n += len(it.message) + len(it.loc or "") + 3
+            if it.children:
+                n += sum(len(t) + 1 for _, t in it.children)
+        elif isinstance(it, Kept):
+            n += len(it.text) + 1
     return n
 
 

@@ -29,7 +29,7 @@ PROGRESS_RE = re.compile(
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    col = Collector()
+    col = Collector(lines, fi.weights)
     parser = GccParser(lines, col)
     progress: list[int] = []  # item positions of progress lines
     seen = False

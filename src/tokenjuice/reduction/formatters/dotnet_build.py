@@ -15,7 +15,7 @@ import re
 
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit
+from tokenjuice.reduction.formatters._compiler_diag import Collector, emit
 
 DIAG_RE = re.compile(
     r"^\s*(?P<loc>\S[^(]*\(\d+(?:,\d+){0,3}\)|[^\s:][^:]*?) ?: (?P<sev>error|warning) (?P<code>[A-Z]{1,8}\d{1,6}): "
@@ -33,7 +33,7 @@ _PROJECT_PATH = re.compile(r"[^/\\]+$")
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    col = Collector()
+    col = Collector(lines, fi.weights)
     seen: set[str] = set()
     msbuild = False
     summary = False  # after `Build FAILED.`: MSBuild repeats every diagnostic
@@ -53,7 +53,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             if k >= 0:  # MSBuild appends ` [/path/Project.csproj]`
                 text, proj = text[:k], text[k + 2 : -1]
             msg = f"{m.group('sev')} {m.group('code')}: {text}"
-            d = Diag(i, m.group("sev"), msg if has_pos else f"{loc} : {msg}", loc if has_pos else None)
+            d = col.new(i, m.group("sev"), msg if has_pos else f"{loc} : {msg}", loc if has_pos else None)
             if proj:
                 short = _PROJECT_PATH.search(proj)
                 d.suffix = f" [{short.group(0) if short else proj}]"

@@ -27,14 +27,14 @@ NOTE_RE = re.compile(r"^ {2}\S")
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    col = Collector()
+    col = Collector(lines, fi.weights)
     cur: Diag | None = None
     for i, line in enumerate(lines):
         m = HEADER_RE.match(line)
         if m:
             sev = "error" if m.group(1) == "ERROR" else "warning"
             mark = "✘" if sev == "error" else "▲"
-            cur = col.diag(Diag(i, sev, f"{mark} [{m.group(1)}] {m.group(2)}"))
+            cur = col.diag(col.new(i, sev, f"{mark} [{m.group(1)}] {m.group(2)}"))
             continue
         if cur is None:
             if line.strip():

@@ -59,7 +59,7 @@ class GccParser:
                 else:
                     self.cur.drop(i, "notes")
             else:
-                self.cur = self.col.diag(Diag(i, sev, f"{sev}: {msg}", loc))
+                self.cur = self.col.diag(self.col.new(i, sev, f"{sev}: {msg}", loc))
             nxt = i + 1
             if (
                 nxt + 1 < len(self.lines)
@@ -90,7 +90,7 @@ class GccParser:
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    col = Collector()
+    col = Collector(lines, fi.weights)
     parser = GccParser(lines, col)
     commands: list[int] = []
     for i, line in enumerate(lines):

@@ -21,7 +21,7 @@ import re
 
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit
+from tokenjuice.reduction.formatters._compiler_diag import Collector, emit
 from tokenjuice.reduction.formatters.javac import JavacParser
 
 _OUTCOME = r"(?: (?:UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?"
@@ -74,7 +74,7 @@ OUTCOME_RE = re.compile(r"^BUILD (?:SUCCESSFUL|FAILED)\b")
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = list(fi.lines)
-    col = Collector()
+    col = Collector(lines, fi.weights)
     # Split glued task names first so the javac parser sees its own lines.
     split: dict[int, str] = {}
     for i, line in enumerate(lines):
@@ -110,7 +110,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         k = KOTLIN_RE.match(line)
         if k:
             sev = "error" if k.group("sev") == "e" else "warning"
-            d = Diag(i, sev, k.group("msg"), k.group("loc"))
+            d = col.new(i, sev, k.group("msg"), k.group("loc"))
             d.prefix, d.sep = f"{k.group('sev')}: ", " "
             col.diag(d)
             continue

@@ -40,7 +40,9 @@ class JavacParser:
     def feed(self, i: int, line: str) -> bool:
         m = DIAG_RE.match(line)
         if m:
-            self.cur = self.col.diag(Diag(i, m.group("sev"), f"{m.group('sev')}: {m.group('msg')}", m.group("loc")))
+            self.cur = self.col.diag(
+                self.col.new(i, m.group("sev"), f"{m.group('sev')}: {m.group('msg')}", m.group("loc"))
+            )
             # The source line comes next, then a caret line.
             if i + 2 < len(self.lines) and CARET_RE.match(self.lines[i + 2]):
                 self.source_line = i + 1
@@ -64,7 +66,7 @@ class JavacParser:
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    col = Collector()
+    col = Collector(lines, fi.weights)
     parser = JavacParser(lines, col)
     for i, line in enumerate(lines):
         if not parser.feed(i, line):

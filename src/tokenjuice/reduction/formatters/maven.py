@@ -53,7 +53,7 @@ MAX_USER_FRAMES = 3
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    col = Collector()
+    col = Collector(lines, fi.weights)
     seen: set[str] = set()  # [ERROR]/[WARNING] contents already shown (maven repeats them)
     maven = False
     in_order = False  # the `Reactor Build Order:` list
@@ -122,7 +122,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         c = COMPILER_RE.match(text)
         if c:
             sev = "error" if level == "ERROR" else "warning"
-            d = Diag(i, sev, c.group("msg"), c.group("loc"))
+            d = col.new(i, sev, c.group("msg"), c.group("loc"))
             d.prefix, d.sep = f"[{level}] ", " "
             cur = col.diag(d)
             continue

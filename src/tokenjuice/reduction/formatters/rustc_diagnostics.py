@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from tokenjuice.reduction.formatters import FormatInput, FormatOutput
+from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit, is_error
 
@@ -44,117 +44,267 @@ HINT_RE = re.compile(r"^(?:Some errors have detailed explanations|For more infor
 # Label text after the gutter's markers: `^^^^ label`, `--- label`, `|_____^ label`.
 _LEAD = " |_/\\"
 _MARKS = "^-~+ "
+_HEADER_FIRST = frozenset("ewnhf")  # error, warning, note, help, failure-note
+# A plain warning block in the batch's text (a newline before each line): the header
+# (HEADER_RE), its location (ARROW_RE), then only lines that `_lines` drops as snippets
+# or notes: gutters, further locations, source lines (CODE_RE, not looking like a
+# `--message-format=short` line), `= note:`/`= help:` lines, `...` and blank lines. The
+# match ends with its last line, so the next block's newline is still there.
+_BLOCK_RE = re.compile(
+    r"\nwarning(\[[\w:-]+\])?: ([^\n]+)"
+    r"\n[^\S\n]*--> (\S[^\n]*:\d+:\d+)(?![^\n])"
+    r"((?:\n[^\S\n]*(?:"
+    r"\|[^\n]*"
+    r"|--> \S[^\n]*:\d+:\d+"
+    r"|(?!\S[^:\n]*:\d+:\d+: (?:error|warning))\d+[^\S\n]*(?:\||[-+~](?![^\s]))[^\n]*"
+    r"|= (?:note|help): [^\n]+"
+    r"|\.\.\."
+    r")?(?![^\n]))*)"
+)
+
+
+class Stream:
+    """The parser, fed batch by batch; lines are numbered across batches."""
+
+    def __init__(self, ctx: FormatContext) -> None:
+        self.detail_warnings = bool(ctx.options.get("warningHelp"))
+        self.weights: list[int] = []
+        # No lines by index: the parser passes the text of every line it keeps.
+        self.col = Collector((), self.weights)
+        self.cur: Diag | None = None  # the top-level diagnostic being read
+        self.sub: Diag | None = None  # a `note:`/`help:` sub-diagnostic of `cur`
+        self.code_line: str | None = None  # the source line number the last snippet line showed
+        self.note_open = False  # the previous line was a `= note:` whose text may continue
+
+    def feed(self, lines: list[str], weights: list[int]) -> None:
+        base = len(self.weights)
+        self.weights.extend(weights)
+        done = 0
+        if not self.detail_warnings:
+            # Plain warning blocks (most of a long build log) in one regex step each;
+            # the lines between them, and every other diagnostic, line by line.
+            hay = "\n" + "\n".join(lines)
+            at = pos = 0
+            for m in _BLOCK_RE.finditer(hay):
+                at += hay.count("\n", pos, m.start())
+                pos = m.start()
+                self._lines(lines, weights, base, done, at)
+                done = self._block(m, lines, weights, base, at)
+        self._lines(lines, weights, base, done, len(lines))
+
+    def _block(self, m: re.Match[str], lines: list[str], weights: list[int], base: int, h: int) -> int:
+        """A plain warning (header line h): what `_lines` would make of it, without
+        looking at the snippet lines one by one. Returns the line after the block."""
+        col = self.col
+        code, text, loc, body = m.group(1), m.group(2), m.group(3), m.group(4)
+        first = h + 2
+        end = first + body.count("\n")
+        cur = col.diag(col.new(base + h, "warning", f"warning{code}: {text}" if code else f"warning: {text}"))
+        cur.loc = loc
+        cur.folded.append(base + h + 1)
+        # Body lines are snippets (blank ones weigh nothing) but for `= note:`/`= help:`
+        # lines and the lines continuing them, found by position in the body's text.
+        notes = 0
+        first_note = -1
+        last_note = False
+        pos = _next_note(body, 0)
+        while pos >= 0:
+            nl = body.rfind("\n", 0, pos)
+            nxt = body.find("\n", pos)
+            if nxt < 0:
+                nxt = len(body)
+            if nl + 1 == pos or body[nl + 1 : pos].isspace():
+                j = first + body.count("\n", 0, pos) - 1
+                note = body[pos + 8 : nxt]
+                url = CLIPPY_URL_RE.search(note) if "rust-clippy/" in note else None
+                if url:
+                    cur.suffix = f" [clippy::{url.group(1)}]"
+                notes += weights[j]
+                if first_note < 0:
+                    first_note = j
+                # Lines indented under the note that `_lines` reads as its continuation.
+                while body.startswith(NOTE_INDENT, nxt + 1) and body[nxt + 1 :].lstrip(" \t")[:1] in ("=", "."):
+                    k = body.find("\n", nxt + 1)
+                    if body[nxt + 1 : k if k >= 0 else len(body)].lstrip()[:1] not in ("=", "."):
+                        break
+                    j += 1
+                    notes += weights[j]
+                    nxt = k if k >= 0 else len(body)
+                last_note = nxt == len(body)
+            pos = _next_note(body, nxt)
+        ws = weights[first:end]
+        snippets = sum(ws) - notes
+        dropped = cur.dropped
+        # In the order `_lines` would meet them: is the first line that weighs a note?
+        if first_note >= 0 and _first_weighed(ws, first) == first_note:
+            dropped["notes"] = notes
+            if snippets:
+                dropped["snippets"] = snippets
+        else:
+            if snippets:
+                dropped["snippets"] = snippets
+            if notes:
+                dropped["notes"] = notes
+        self.cur, self.sub, self.code_line, self.note_open = cur, None, None, last_note
+        return end
+
+    def _lines(self, lines: list[str], weights: list[int], base: int, start: int, stop: int) -> None:
+        """Lines start..stop, one Python step each; the common cases cost no regex: the
+        first character after the indent tells the snippet parts apart, a header can only
+        start unindented, and drops are counted in place."""
+        if start >= stop:
+            return
+        col = self.col
+        detail_warnings = self.detail_warnings
+        cur, sub, code_line, note_open = self.cur, self.sub, self.code_line, self.note_open
+        details = cur is not None and (is_error(cur.severity) or detail_warnings)
+        dropped = cur.dropped if cur is not None else {}
+        part = lines[start:stop]
+        for k, (line, stripped) in enumerate(zip(part, map(str.lstrip, part), strict=True), start):
+            i = base + k
+            was_note, note_open = note_open, False
+            first = stripped[:1]
+            if stripped is line and first:
+                # Only an unindented line can be a header (`error[E…]: …`, `file:1:2: warning: …`).
+                m = HEADER_RE.match(line) if first in _HEADER_FIRST else None
+                if m:
+                    level, code, text = m.group(1), m.group(2) or "", m.group(3)
+                    if level in ("note", "help") and cur is not None:
+                        sub = col.new(i, level, f"{level}: {text}")
+                        _attach_sub(cur, sub, detail_warnings)
+                        continue
+                    sub = None
+                    code_line = None
+                    cur = col.diag(col.new(i, level, f"{level}{code}: {text}"))
+                    details = is_error(cur.severity) or detail_warnings
+                    dropped = cur.dropped
+                    continue
+                s = SHORT_RE.match(line) if (": error" in line or ": warning" in line) else None
+                if s:
+                    cur = sub = None
+                    level, text = s.group(2), s.group(4)
+                    if level == "warning" and not detail_warnings:
+                        # Short format appends the help (`: help: if this is intentional, prefix …`).
+                        text = text.split(": help: ", 1)[0]
+                    col.diag(col.new(i, level, f"{level}{s.group(3) or ''}: {text}", s.group(1)))
+                    continue
+            if cur is None:
+                if not first:
+                    col.drop(i, "blank")
+                elif HINT_RE.match(line):
+                    col.drop(i, "hints")
+                else:
+                    col.keep(i, text=line)
+                continue
+            if first == "|":
+                # GUTTER_RE: a label after the markers is kept under an error.
+                if details:
+                    label = line[line.index("|") + 1 :].lstrip(_LEAD).lstrip(_MARKS).strip()
+                    if label and _wants_label(cur, label, detail_warnings):
+                        where = f"line {code_line}: " if code_line else ""
+                        cur.child(i, f"  {where}{label}")
+                        continue
+                w = weights[k]
+                if w:
+                    dropped["snippets"] = dropped.get("snippets", 0) + w
+                continue
+            if first.isdecimal():
+                c = CODE_RE.match(line)
+                if c:
+                    code_line = c.group(1)
+                    if sub is not None and sub.severity == "help" and any(j == sub.idx for j, _ in cur.children):
+                        d = SUGGESTED_RE.match(line)
+                        if d:
+                            # A kept `help:` shows its snippet with the fix applied: keep the new code.
+                            cur.child(i, f"    {d.group(1)} {d.group(2)} {d.group(3)}")
+                            continue
+                    w = weights[k]
+                    if w:
+                        dropped["snippets"] = dropped.get("snippets", 0) + w
+                    continue
+            elif first == "-":
+                a = ARROW_RE.match(line)
+                if a:
+                    target = sub if sub is not None else cur
+                    if target.loc is None:
+                        target.loc = a.group(1)
+                        _fold(cur, sub, i)
+                    else:
+                        cur.drop(i, "snippets")
+                    continue
+            if was_note and line.startswith(NOTE_INDENT):
+                # `= note: expected struct X` continues on lines aligned under its text.
+                note_open = True
+                last = cur.children[-1] if cur.children else None
+                if last is not None and last[0] == i - 1 and details:
+                    cur.child(i, "    " + line.strip())
+                else:
+                    cur.drop(i, "notes")
+                continue
+            n = SUBNOTE_RE.match(line) if first == "=" else None
+            if n:
+                note_open = True
+                kind, text = n.group(1), n.group(2)
+                url = CLIPPY_URL_RE.search(text) if "rust-clippy/" in text else None
+                if url:
+                    cur.suffix = f" [clippy::{url.group(1)}]"
+                    cur.drop(i, "notes")
+                elif LINT_LEVEL_RE.match(text):
+                    cur.drop(i, "notes")
+                elif is_error(cur.severity) or (detail_warnings and kind == "help"):
+                    cur.child(i, f"  {kind}: {text}")
+                else:
+                    cur.drop(i, "notes")
+                continue
+            if first == "." and ELLIPSIS_RE.match(line):
+                cur.drop(i, "snippets")
+                continue
+            if not first:
+                col.drop(i, "blank")
+                sub = None
+                code_line = None
+                continue
+            # Anything else ends the diagnostic (cargo's `Finished …`, program output).
+            cur = sub = None
+            details = False
+            dropped = {}
+            if HINT_RE.match(line):
+                col.drop(i, "hints")
+            else:
+                col.keep(i, text=line)
+        self.cur, self.sub, self.code_line, self.note_open = cur, sub, code_line, note_open
+
+    @property
+    def accepted(self) -> bool:
+        """A diagnostic was seen: `finish` will give a result."""
+        return self.col.diags > 0
+
+    def finish(self) -> FormatOutput | None:
+        if not self.col.diags:
+            return None
+        b = Builder((), self.weights)
+        emit(b, self.col.items)
+        return b.build(final=True)
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
-    lines = fi.lines
-    detail_warnings = bool(fi.options.get("warningHelp"))
-    col = Collector()
-    cur: Diag | None = None  # the top-level diagnostic being read
-    sub: Diag | None = None  # a `note:`/`help:` sub-diagnostic of `cur`
-    code_line: str | None = None  # the source line number the last snippet line showed
-    note_open = False  # the previous line was a `= note:` whose text may continue
-    for i, line in enumerate(lines):
-        was_note, note_open = note_open, False
-        m = HEADER_RE.match(line)
-        if m:
-            level, code, text = m.group(1), m.group(2) or "", m.group(3)
-            if level in ("note", "help") and cur is not None:
-                sub = Diag(i, level, f"{level}: {text}")
-                _attach_sub(cur, sub, detail_warnings)
-                continue
-            sub = None
-            code_line = None
-            cur = col.diag(Diag(i, level, f"{level}{code}: {text}"))
-            continue
-        s = SHORT_RE.match(line)
-        if s:
-            cur = sub = None
-            level, text = s.group(2), s.group(4)
-            if level == "warning" and not detail_warnings:
-                # Short format appends the help (`: help: if this is intentional, prefix …`).
-                text = text.split(": help: ", 1)[0]
-            col.diag(Diag(i, level, f"{level}{s.group(3) or ''}: {text}", s.group(1)))
-            continue
-        if cur is None:
-            if not line.strip():
-                col.drop(i, "blank")
-            elif HINT_RE.match(line):
-                col.drop(i, "hints")
-            else:
-                col.keep(i)
-            continue
-        a = ARROW_RE.match(line)
-        if a:
-            target = sub if sub is not None else cur
-            if target.loc is None:
-                target.loc = a.group(1)
-                _fold(cur, sub, i)
-            else:
-                cur.drop(i, "snippets")
-            continue
-        c = CODE_RE.match(line)
-        if c:
-            code_line = c.group(1)
-            d = SUGGESTED_RE.match(line)
-            if d and sub is not None and sub.severity == "help" and sub.idx in {j for j, _ in cur.children}:
-                # A kept `help:` shows its snippet with the fix applied: keep the new code.
-                cur.child(i, f"    {d.group(1)} {d.group(2)} {d.group(3)}")
-            else:
-                cur.drop(i, "snippets")
-            continue
-        g = GUTTER_RE.match(line)
-        if g:
-            label = g.group(1).lstrip(_LEAD).lstrip(_MARKS).strip()
-            if label and _wants_label(cur, label, detail_warnings):
-                where = f"line {code_line}: " if code_line else ""
-                cur.child(i, f"  {where}{label}")
-            else:
-                cur.drop(i, "snippets")
-            continue
-        if was_note and line.startswith(NOTE_INDENT) and cur is not None:
-            # `= note: expected struct X` continues on lines aligned under its text.
-            note_open = True
-            last = cur.children[-1] if cur.children else None
-            if last is not None and last[0] == i - 1 and (is_error(cur.severity) or detail_warnings):
-                cur.child(i, "    " + line.strip())
-            else:
-                cur.drop(i, "notes")
-            continue
-        n = SUBNOTE_RE.match(line)
-        if n:
-            note_open = True
-            kind, text = n.group(1), n.group(2)
-            url = CLIPPY_URL_RE.search(text)
-            if url:
-                cur.suffix = f" [clippy::{url.group(1)}]"
-                cur.drop(i, "notes")
-            elif LINT_LEVEL_RE.match(text):
-                cur.drop(i, "notes")
-            elif is_error(cur.severity) or (detail_warnings and kind == "help"):
-                cur.child(i, f"  {kind}: {text}")
-            else:
-                cur.drop(i, "notes")
-            continue
-        if ELLIPSIS_RE.match(line):
-            cur.drop(i, "snippets")
-            continue
-        if not line.strip():
-            col.drop(i, "blank")
-            sub = None
-            code_line = None
-            continue
-        # Anything else ends the diagnostic (cargo's `Finished …`, program output).
-        cur = sub = None
-        if HINT_RE.match(line):
-            col.drop(i, "hints")
-        else:
-            col.keep(i)
-    if not col.diags:
-        return None
-    b = Builder(lines, fi.weights)
-    emit(b, col.items)
-    return b.build(final=True)
+    return run_stream(Stream, fi)
+
+
+def _first_weighed(ws: list[int], first: int) -> int:
+    for k, w in enumerate(ws, first):
+        if w:
+            return k
+    return -1
+
+
+def _next_note(body: str, start: int) -> int:
+    """Where the next `= note: ` or `= help: ` is in `body` at or after `start` (-1: none)."""
+    a = body.find("= note: ", start)
+    b = body.find("= help: ", start)
+    if a < 0:
+        return b
+    return a if b < 0 else min(a, b)
 
 
 def _attach_sub(cur: Diag, sub: Diag, detail_warnings: bool) -> None:

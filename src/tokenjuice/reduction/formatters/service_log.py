@@ -12,9 +12,10 @@ records stay for context.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from tokenjuice.reduction import signals
-from tokenjuice.reduction.formatters import FormatInput, FormatOutput
+from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
 from tokenjuice.reduction.formatters._common import Builder
 
 ISO_RE = re.compile(r"^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d")
@@ -35,82 +36,195 @@ MIN_RECORDS = 40
 SUMMARY_GROUPS = 12
 
 
-def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
-    lines = fi.lines
-    syslog = fi.options.get("style") == "syslog"
-    starts: list[int] = []
-    for i, ln in enumerate(lines):
-        if (SYSLOG_RE.match(ln) if syslog else ISO_RE.match(ln)) or (syslog and ISO_RE.match(ln)):
-            starts.append(i)
-    if len(starts) < MIN_RECORDS:
-        return None
-    bounds = [*starts, len(lines)]
-    # level and component per record
-    severe: list[bool] = []
-    labels: list[tuple[str, str]] = []
-    errors = warnings = 0
-    for k, s in enumerate(starts):
-        ln = lines[s]
-        head = ln[:160]
-        level = ""
-        if syslog:
-            m = SYSLOG_RE.match(ln)
-            comp = m.group(2) if m else "?"
-            body = ln[m.end() :] if m else ln
-            lm = LEVEL_RE.search(body[:80])
-            level = (lm.group(1) or lm.group(2)).upper() if lm else ""
-        else:
-            lm = LEVEL_RE.search(head)
-            level = (lm.group(1) or lm.group(2)).upper() if lm else ""
-            cm = COMPONENT_RE.search(head, lm.end() if lm else 0)
-            comp = cm.group(1) if cm else "-"
-            body = ln
-        if level:
-            bad = level in SEVERE
-        else:
-            bad = signals.is_error_or_warning(body)
-            level = "ERROR" if bad and signals.is_error(body) else ("WARN" if bad else "INFO")
-        has_more = bounds[k + 1] - s > 1
-        bad = bad or (has_more and any(lines[j].strip().startswith("Traceback") for j in range(s + 1, bounds[k + 1])))
-        severe.append(bad)
-        labels.append((level, comp))
-        if bad:
-            if level in ERRORS:
-                errors += 1
-            else:
-                warnings += 1
+# The common record shape, matched in bulk: `2026-03-01 12:00:00.123 INFO  [http] …`.
+# What LEVEL_RE and COMPONENT_RE would find in such a line is exactly its level and
+# component (nothing before the level can hold a level word, the component ends well
+# within the first 160 characters), so a run of routine records with the same level
+# and component is counted with one regex step and no Python per line.
+_TS = r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}\[?"
+_RUN_RE = re.compile(
+    rf"\n{_TS}(?P<lvl>(?i:TRACE|DEBUG|INFO|NOTICE))\b\]?[ \t]{{1,4}}\[(?P<comp>[A-Za-z][\w.\-/]{{0,89}})\][^\n]*"
+    rf"(?:\n{_TS}(?P=lvl)\b\]?[ \t]{{1,4}}\[(?P=comp)\][^\n]*)*"
+)
+ROUTINE = "routine records (counted)"
 
-    b = Builder(lines, fi.weights)
-    counts: dict[tuple[str, str], int] = {}
-    for i in range(starts[0]):
-        b.keep(i)
-    context = set(range(CONTEXT)) | set(range(len(starts) - CONTEXT, len(starts)))
-    summary_done = False
-    for k, s in enumerate(starts):
-        end = bounds[k + 1]
-        if severe[k] or k in context:
-            if k >= CONTEXT and not summary_done:
-                summary_done = True
-            b.keep(s, protect=severe[k])
-            for j in range(s + 1, end):
-                if MARK_RE.match(lines[j]):
-                    b.drop(j, "markers")
-                else:
-                    b.keep(j, protect=severe[k])
-            continue
-        counts[labels[k]] = counts.get(labels[k], 0) + sum(fi.weights[j] for j in range(s, s + 1))
-        for j in range(s, end):
-            b.drop(j, "routine records (counted)")
-    if counts:
-        ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-        parts = [f"{lvl} {comp} ×{n:,}" for (lvl, comp), n in ranked[:SUMMARY_GROUPS]]
-        rest = sum(n for _, n in ranked[SUMMARY_GROUPS:])
-        if rest:
-            parts.append(f"other ×{rest:,}")
-        b.add(f"routine records not shown: {'; '.join(parts)}")
-    b.facts["record"] = len(starts)
-    if errors:
-        b.facts["error"] = errors
-    if warnings:
-        b.facts["warning"] = warnings
-    return b.build(final=True)
+
+class _Record:
+    """One record: its first line, the lines continuing it, and what it is."""
+
+    __slots__ = ("label", "lines", "severe")
+
+    def __init__(self, lines: list[tuple[str, int]], label: tuple[str, str], severe: bool) -> None:
+        self.lines = lines  # (text, weight)
+        self.label = label  # (level, component)
+        self.severe = severe
+
+
+class Stream:
+    """Records are decided as they complete: the first CONTEXT are kept, the last
+    CONTEXT wait in `pending` until the end, and the rest are kept when severe and
+    counted otherwise; routine runs in the common shape are counted in bulk."""
+
+    def __init__(self, ctx: FormatContext) -> None:
+        self.syslog = ctx.options.get("style") == "syslog"
+        self.b = Builder((), ())
+        self.records = 0
+        self.errors = 0
+        self.warnings = 0
+        self.counts: dict[tuple[str, str], int] = {}
+        self.open: list[tuple[str, int]] | None = None  # the record being read
+        self.pending: deque[_Record] = deque()
+
+    @property
+    def accepted(self) -> bool:
+        return self.records >= MIN_RECORDS
+
+    def feed(self, lines: list[str], weights: list[int]) -> None:
+        done = 0
+        if not self.syslog:
+            hay = "\n" + "\n".join(lines)
+            at = pos = 0
+            for m in _RUN_RE.finditer(hay):
+                at += hay.count("\n", pos, m.start())
+                pos = m.start()
+                n = m.group(0).count("\n")
+                # The last record may go on in continuation lines: read it line by line.
+                if at + n >= len(lines) or not _starts(lines[at + n], False):
+                    n -= 1
+                # The first CONTEXT records are kept: those are read line by line.
+                need = CONTEXT - self.records - (self.open is not None)
+                skip = max(0, need - _records_in(lines, done, at)) if need > 0 else 0
+                if n - skip <= 0:
+                    continue
+                self._lines(lines, weights, done, at + skip)
+                self._run(lines, weights, at + skip, n - skip, (m.group("lvl").upper(), m.group("comp")))
+                done = at + n
+        self._lines(lines, weights, done, len(lines))
+
+    def _lines(self, lines: list[str], weights: list[int], start: int, stop: int) -> None:
+        syslog = self.syslog
+        for k in range(start, stop):
+            line = lines[k]
+            if _starts(line, syslog):
+                if self.open is not None:
+                    self._close(self.open)
+                self.open = [(line, weights[k])]
+            elif self.open is not None:
+                self.open.append((line, weights[k]))
+            else:
+                self.b.keep_line(line, weights[k])  # before the first record
+
+    def _run(self, lines: list[str], weights: list[int], at: int, n: int, label: tuple[str, str]) -> None:
+        """Records at..at+n-1: routine, one line each, all with `label`."""
+        if self.open is not None:
+            self._close(self.open)
+            self.open = None
+        tail = min(n, CONTEXT)
+        bulk = n - tail
+        for _ in range(max(0, len(self.pending) + tail - CONTEXT)):
+            self._decide(self.pending.popleft())
+        if bulk:
+            w = sum(weights[at : at + bulk])
+            self.counts[label] = self.counts.get(label, 0) + w
+            self.b.drop_weight(ROUTINE, w)
+        for k in range(at + bulk, at + n):
+            self.pending.append(_Record([(lines[k], weights[k])], label, False))
+        self.records += n
+
+    def _close(self, rec_lines: list[tuple[str, int]]) -> None:
+        rec = _classify(rec_lines, self.syslog)
+        if rec.severe:
+            if rec.label[0] in ERRORS:
+                self.errors += 1
+            else:
+                self.warnings += 1
+        self.records += 1
+        if self.records <= CONTEXT:
+            self._emit(rec)
+            return
+        self.pending.append(rec)
+        if len(self.pending) > CONTEXT:
+            self._decide(self.pending.popleft())
+
+    def _decide(self, rec: _Record) -> None:
+        """A record in the middle: shown when severe, counted otherwise."""
+        if rec.severe:
+            self._emit(rec)
+            return
+        self.counts[rec.label] = self.counts.get(rec.label, 0) + rec.lines[0][1]
+        b = self.b
+        for _, w in rec.lines:
+            b.drop_weight(ROUTINE, w)
+
+    def _emit(self, rec: _Record) -> None:
+        b = self.b
+        (first, w), *rest = rec.lines
+        b.keep_line(first, w, protect=rec.severe)
+        for line, w in rest:
+            if MARK_RE.match(line):
+                b.drop_weight("markers", w)
+            else:
+                b.keep_line(line, w, protect=rec.severe)
+
+    def finish(self) -> FormatOutput | None:
+        if self.open is not None:
+            self._close(self.open)
+            self.open = None
+        if self.records < MIN_RECORDS:
+            return None
+        while self.pending:
+            self._emit(self.pending.popleft())
+        b = self.b
+        if self.counts:
+            ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])
+            parts = [f"{lvl} {comp} ×{n:,}" for (lvl, comp), n in ranked[:SUMMARY_GROUPS]]
+            rest = sum(n for _, n in ranked[SUMMARY_GROUPS:])
+            if rest:
+                parts.append(f"other ×{rest:,}")
+            b.add(f"routine records not shown: {'; '.join(parts)}")
+        b.facts["record"] = self.records
+        if self.errors:
+            b.facts["error"] = self.errors
+        if self.warnings:
+            b.facts["warning"] = self.warnings
+        return b.build(final=True)
+
+
+def _records_in(lines: list[str], start: int, stop: int) -> int:
+    """How many records start on lines start..stop (only asked while under CONTEXT)."""
+    return sum(1 for k in range(start, stop) if ISO_RE.match(lines[k]))
+
+
+def _starts(line: str, syslog: bool) -> bool:
+    """Does a record start on this line (a timestamp first)?"""
+    return bool((SYSLOG_RE.match(line) if syslog else ISO_RE.match(line)) or (syslog and ISO_RE.match(line)))
+
+
+def _classify(rec_lines: list[tuple[str, int]], syslog: bool) -> _Record:
+    """Level and component of a record, and whether it is a problem."""
+    ln = rec_lines[0][0]
+    level = ""
+    if syslog:
+        m = SYSLOG_RE.match(ln)
+        comp = m.group(2) if m else "?"
+        body = ln[m.end() :] if m else ln
+        lm = LEVEL_RE.search(body[:80])
+        level = (lm.group(1) or lm.group(2)).upper() if lm else ""
+    else:
+        head = ln[:160]
+        lm = LEVEL_RE.search(head)
+        level = (lm.group(1) or lm.group(2)).upper() if lm else ""
+        cm = COMPONENT_RE.search(head, lm.end() if lm else 0)
+        comp = cm.group(1) if cm else "-"
+        body = ln
+    if level:
+        bad = level in SEVERE
+    else:
+        bad = signals.is_error_or_warning(body)
+        level = "ERROR" if bad and signals.is_error(body) else ("WARN" if bad else "INFO")
+    bad = bad or any(line.strip().startswith("Traceback") for line, _ in rec_lines[1:])
+    return _Record(rec_lines, (level, comp), bad)
+
+
+def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
+    return run_stream(Stream, fi)

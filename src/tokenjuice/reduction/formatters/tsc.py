@@ -32,7 +32,7 @@ MAX_CHAIN = 3  # message-chain lines kept per error
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
-    col = Collector()
+    col = Collector(lines, fi.weights)
     cur: Diag | None = None
     chain = 0
     related: str | None = None  # location of a related-information block being read
@@ -40,14 +40,14 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     for i, line in enumerate(lines):
         m = PLAIN_RE.match(line) or PRETTY_RE.match(line)
         if m:
-            d = Diag(i, m.group("sev"), f"{m.group('sev')} {m.group('code')}: {m.group('msg')}", m.group("loc"))
+            d = col.new(i, m.group("sev"), f"{m.group('sev')} {m.group('code')}: {m.group('msg')}", m.group("loc"))
             d.sep = ": " if m.re is PLAIN_RE else " - "
             cur = col.diag(d)
             chain, related, in_table = 0, None, False
             continue
         g = GLOBAL_RE.match(line)
         if g:
-            cur = col.diag(Diag(i, g.group("sev"), line))
+            cur = col.diag(col.new(i, g.group("sev"), line))
             chain, related = 0, None
             continue
         if FOUND_RE.match(line):
