@@ -30,7 +30,6 @@ import re
 from bisect import bisect_left
 from itertools import compress, repeat
 from operator import itemgetter
-from typing import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,15 +43,27 @@ if TYPE_CHECKING:
 WORD = -1
 
 
-class _Detector(NamedTuple):
-    kind: str
-    triggers: tuple[str, ...]
-    pattern: str
-    group: int = 0
-    start: int = 0
-    # (literal, n): every match also holds `literal` within n characters after the
-    # trigger; a trigger without it is skipped before the pattern is tried.
-    near: tuple[str, int] | None = None
+class _Detector:
+    """`near` = (literal, n): every match also holds `literal` within n characters after
+    the trigger; a trigger without it is skipped before the pattern is tried."""
+
+    __slots__ = ("group", "kind", "near", "pattern", "start", "triggers")
+
+    def __init__(
+        self,
+        kind: str,
+        triggers: tuple[str, ...],
+        pattern: str,
+        group: int = 0,
+        start: int = 0,
+        near: tuple[str, int] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.triggers = triggers
+        self.pattern = pattern
+        self.group = group
+        self.start = start
+        self.near = near
 
 
 _VALUE = r"""(?:"[^"\s]{4,}"|'[^'\s]{4,}'|[^\s"',;&<>|`]{4,})"""
@@ -162,8 +173,11 @@ _NOT_SECRET_NAME = (
 
 _first = itemgetter(0)
 _second = _start_key = itemgetter(1)
-# Outputs are scanned for triggers in pieces of this many characters (bounded memory).
-_SCAN_CHUNK = 1 << 20
+# Outputs are scanned for triggers in pieces of this many characters (bounded memory:
+# a piece and its lower-cased copy).
+_SCAN_CHUNK = 1 << 14
+# Below this, each trigger is looked for on its own (no automaton to load).
+_AC_MIN_CHARS = 1 << 13
 # A word longer than this before its trigger: the detector scans the whole text instead.
 _MAX_WORD = 128
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -182,30 +196,29 @@ class _Triggers:
     def __init__(self, triggers: Iterable[str]) -> None:
         self.keys = sorted({t.lower() for t in triggers})
         self.longest = max(map(len, self.keys))
-        # overlaps[a]: (b, offset) when trigger b could start `offset` into a match of a.
         self.overlaps: list[list[tuple[int, int]]] = []
-        for a in self.keys:
-            pairs = []
-            for bi, b in enumerate(self.keys):
-                for off in range(1 if b == a else 0, len(a)):
-                    rest = a[off:]
-                    if b.startswith(rest) or rest.startswith(b):
-                        pairs.append((bi, off))
-            self.overlaps.append(pairs)
         self._ac_bytes: Any = None
         self._ac_str: Any = None
-        try:
-            import ahocorasick_rs
+        self._loaded = False
 
-            kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
-            self._ac_bytes = ahocorasick_rs.BytesAhoCorasick([k.encode() for k in self.keys], matchkind=kind)
-            self._ac_str = ahocorasick_rs.AhoCorasick(self.keys, matchkind=kind)
-        except ImportError:  # pragma: no cover - a declared dependency; the slow path still works
-            pass
+    def _automata(self) -> bool:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                import ahocorasick_rs
+
+                kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+                self._ac_bytes = ahocorasick_rs.BytesAhoCorasick([k.encode() for k in self.keys], matchkind=kind)
+                self._ac_str = ahocorasick_rs.AhoCorasick(self.keys, matchkind=kind)
+            except ImportError:  # pragma: no cover - a declared dependency; the slow path still works
+                return False
+            self.overlaps = _overlaps(self.keys)
+        return self._ac_bytes is not None
 
     def scan(self, text: str) -> tuple[set[str], dict[str, list[int]] | None]:
-        """The triggers present (lower-cased), and where each occurs (None when unknown)."""
-        if self._ac_bytes is None:
+        """The triggers present (lower-cased), and where each occurs (None when unknown:
+        short texts, where looking for each trigger is cheaper than loading the automaton)."""
+        if len(text) < _AC_MIN_CHARS or not self._automata():
             low = text.lower()
             return {k for k in self.keys if k in low}, None
         found: dict[int, list[int]] = {}
@@ -238,6 +251,25 @@ class _Triggers:
         if not aligned:
             return present, None
         return present, {self.keys[k]: sorted(set(v)) for k, v in found.items() if v}
+
+
+def _overlaps(keys: list[str]) -> list[list[tuple[int, int]]]:
+    """For each key a: (b, offset) when key b could start `offset` characters into a
+    match of a (a suffix of a and b begin alike, or b lies inside a)."""
+    by_first: dict[str, list[int]] = {}
+    for bi, b in enumerate(keys):
+        by_first.setdefault(b[0], []).append(bi)
+    out = []
+    for a in keys:
+        pairs = []
+        for off in range(len(a)):
+            rest = a[off:]
+            for bi in by_first.get(rest[0], ()):
+                b = keys[bi]
+                if (off or b != a) and (b.startswith(rest) or rest.startswith(b)):
+                    pairs.append((bi, off))
+        out.append(pairs)
+    return out
 
 
 class Redactor:

@@ -313,6 +313,9 @@ class Reducer:
         A streamed output (see `tokenjuice.stream`) is stored from its spool file, with
         bounded memory; `raw` is then only its sample.
         """
+        store = self.store
+        if store is None:
+            return None  # turned off on purpose: nothing to point to, nothing to apologise for
         streamed = run.metadata.get("streamed")
         put: Callable[..., str]
         if streamed is not None:
@@ -321,14 +324,11 @@ class Reducer:
             def put(store: Store, **meta: Any) -> str:
                 return store.put_file(path, **meta)
         else:
-            data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
 
             def put(store: Store, **meta: Any) -> str:
+                data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
                 return store.put(data, **meta)
 
-        store = self.store
-        if store is None:
-            return None  # turned off on purpose: nothing to point to, nothing to apologise for
         from tokenjuice.store.artifacts import StoreError
         from tokenjuice.store.ledger import signature
 

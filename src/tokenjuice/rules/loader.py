@@ -26,9 +26,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
 
+    # A parsed rule: (layer, path, data, marshalled data). From the cache `data` is only
+    # the rule's head and the rest waits in the blob; freshly parsed there is no blob.
+    Parsed = tuple[str, str, dict[str, Any], bytes | None]
+
 BUILTIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin")
 _NOT_RULES = (".fixture.json", ".schema.json", ".expected.json")
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 _CACHE_KEEP = 16
 
 
@@ -217,8 +221,8 @@ def load_layer_files(paths: list[str], layer: str, into: RuleSet) -> None:
                 into.layer_counts[layer] = into.layer_counts.get(layer, 0) + 1
 
 
-def _parse_layers(layers: list[tuple[str, str | None]]) -> tuple[list[tuple[str, str, dict[str, Any]]], list[Problem]]:
-    rules: list[tuple[str, str, dict[str, Any]]] = []
+def _parse_layers(layers: list[tuple[str, str | None]]) -> tuple[list[Parsed], list[Problem]]:
+    rules: list[Parsed] = []
     problems: list[Problem] = []
     for layer, directory in layers:
         if directory is None:
@@ -226,7 +230,7 @@ def _parse_layers(layers: list[tuple[str, str | None]]) -> tuple[list[tuple[str,
         for path in rule_files(directory):
             datas, probs = load_file(path)
             problems.extend(probs)
-            rules.extend((layer, path, d) for d in datas)
+            rules.extend((layer, path, d, None) for d in datas)
     return rules, problems
 
 
@@ -253,7 +257,7 @@ def _signature(layers: list[tuple[str, str | None]]) -> str:
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data) & 0xFFFF:04x}"
 
 
-def _read_cache(key: str) -> tuple[list[tuple[str, str, dict[str, Any]]], list[Problem]] | None:
+def _read_cache(key: str) -> tuple[list[Parsed], list[Problem]] | None:
     import marshal
 
     from tokenjuice.paths import cache_dir
@@ -262,22 +266,26 @@ def _read_cache(key: str) -> tuple[list[tuple[str, str, dict[str, Any]]], list[P
     try:
         with open(path, "rb") as f:
             data = marshal.load(f)
-        rules = [(r[0], r[1], r[2]) for r in data["rules"]]
+        rules: list[Parsed] = [(r[0], r[1], r[2], r[3]) for r in data["rules"]]
         problems = [Problem(*p) for p in data["problems"]]
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):
         return None
     return rules, problems
 
 
-def _write_cache(key: str, rules: list[tuple[str, str, dict[str, Any]]], problems: list[Problem]) -> None:
+def _write_cache(key: str, rules: list[Parsed], problems: list[Problem]) -> None:
     import marshal
 
     from tokenjuice.paths import cache_dir
+    from tokenjuice.rules.rule import head
 
     directory = cache_dir()
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
-        data = {"rules": rules, "problems": [(p.path, p.message, p.rule_id, p.field) for p in problems]}
+        data = {
+            "rules": [(layer, path, head(d), marshal.dumps(d)) for layer, path, d, _ in rules],
+            "problems": [(p.path, p.message, p.rule_id, p.field) for p in problems],
+        }
         tmp = os.path.join(directory, f".rules-{key}.{os.getpid()}.tmp")
         with open(tmp, "wb") as f:
             marshal.dump(data, f)
@@ -346,8 +354,8 @@ def load_rules(
         rs.problems.append(p)
         _log.warn(f"{p}; rule skipped", key=f"rule-problem:{p}")
     counts = {layer: 0 for layer, _ in layers}
-    for layer, path, data in rules:
-        rs.add(Rule(data, layer, path))
+    for layer, path, data, blob in rules:
+        rs.add(Rule(data, layer, path, blob))
         counts[layer] += 1
     rs.layer_counts.update(counts)
     if "project" in rs.skipped_layers:

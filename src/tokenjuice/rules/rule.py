@@ -37,7 +37,12 @@ def _regex(value: Any, where: str) -> PatternSpec | None:
 
 
 class Rule:
+    """A rule. From the loader's cache its full data stays marshalled until first used:
+    choosing a rule reads only the match criteria of all of them."""
+
     __slots__ = (
+        "_blob",
+        "_data",
         "_pipeline",
         "argv0",
         "argv_excludes",
@@ -47,7 +52,6 @@ class Rule:
         "command_includes_any",
         "command_regex",
         "content_only",
-        "data",
         "exit_codes",
         "family",
         "git_subcommands",
@@ -61,8 +65,11 @@ class Rule:
         "tool_names",
     )
 
-    def __init__(self, data: dict[str, Any], layer: str, path: str) -> None:
-        self.data = data
+    def __init__(self, data: dict[str, Any], layer: str, path: str, blob: bytes | None = None) -> None:
+        """`data` is the rule's JSON object, or only its `head` (see `head`) when the
+        whole of it is in `blob` (marshalled)."""
+        self._data: dict[str, Any] | None = data if blob is None else None
+        self._blob = blob
         self.id: str = data["id"]
         self.family: str = data["family"]
         self.priority: float = data.get("priority", 0)
@@ -90,6 +97,15 @@ class Rule:
         self._pipeline: RulePipeline | None = None
 
     @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            import marshal
+
+            self._data = marshal.loads(self._blob or b"")
+            self._blob = None
+        return self._data
+
+    @property
     def is_fallback(self) -> bool:
         return self.id == FALLBACK_ID
 
@@ -104,6 +120,11 @@ class Rule:
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, layer={self.layer!r})"
+
+
+def head(data: dict[str, Any]) -> dict[str, Any]:
+    """What choosing a rule reads: its id, family, priority and match criteria."""
+    return {k: data[k] for k in ("id", "family", "priority", "match") if k in data}
 
 
 class RulePipeline:

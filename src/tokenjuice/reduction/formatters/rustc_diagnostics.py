@@ -59,7 +59,7 @@ _BLOCK_RE = re.compile(
     r"|(?!\S[^:\n]*:\d+:\d+: (?:error|warning))\d+[^\S\n]*(?:\||[-+~](?![^\s]))[^\n]*"
     r"|= (?:note|help): [^\n]+"
     r"|\.\.\."
-    r")?(?![^\n]))*)"
+    r")?(?![^\n]))*+)"  # possessive: nothing follows, no state kept per line
 )
 
 

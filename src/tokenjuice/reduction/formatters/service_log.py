@@ -44,7 +44,8 @@ SUMMARY_GROUPS = 12
 _TS = r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]{1,4}\[?"
 _RUN_RE = re.compile(
     rf"\n{_TS}(?P<lvl>(?i:TRACE|DEBUG|INFO|NOTICE))\b\]?[ \t]{{1,4}}\[(?P<comp>[A-Za-z][\w.\-/]{{0,89}})\][^\n]*"
-    rf"(?:\n{_TS}(?P=lvl)\b\]?[ \t]{{1,4}}\[(?P=comp)\][^\n]*)*"
+    # Possessive: nothing follows, and `re` then keeps no state per repeat to give back.
+    rf"(?:\n{_TS}(?P=lvl)\b\]?[ \t]{{1,4}}\[(?P=comp)\][^\n]*)*+"
 )
 ROUTINE = "routine records (counted)"
 
