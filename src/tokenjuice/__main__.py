@@ -1,3 +1,3 @@
-from tokenjuice.cli.main import main
+from tokenjuice.cli.main import cli
 
-raise SystemExit(main())
+cli()

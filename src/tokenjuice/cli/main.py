@@ -13,7 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import ModuleType
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
 # name → (module, one-line help). Order is the order `--help` lists them in.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -47,7 +47,43 @@ class UserError(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter gets the terminal width from `shutil`, whose import costs more
+    than the rest of a hook call; the same width comes from `os` directly."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        if width is None:
+            import os
+
+            try:
+                width = int(os.environ.get("COLUMNS", "0"))
+            except ValueError:
+                width = 0
+            if width <= 0:
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+                except (AttributeError, ValueError, OSError):
+                    width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _quick_gettext() -> None:
+    """argparse looks its few messages up with `gettext.gettext`, which searches the locale
+    directories on every call; one lookup of the same catalogue serves them all."""
+    import gettext
+
+    domain = gettext.textdomain()
+    t = gettext.translation(domain, gettext.bindtextdomain(domain), fallback=True)
+    argparse._ = t.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = t.ngettext  # type: ignore[attr-defined]
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         hint = f" (see '{self.prog} --help')"
         message = " ".join(message.split("\n"))
@@ -62,6 +98,7 @@ def _version() -> str:
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    _quick_gettext()
     parser = _Parser(
         prog="tokenjuice",
         description="Shrink what AI agents read: reduce tool and shell output to what matters.",
@@ -152,5 +189,35 @@ def _silence_stdout() -> None:
         pass
 
 
+def cli() -> NoReturn:
+    """The console entry point (`tokenjuice`, `python -m tokenjuice`).
+
+    A command that runs on every tool call ends without the interpreter's teardown,
+    which frees every module and object one by one and costs more than a small
+    reduction: the streams are flushed and the process exits with the code. Nothing
+    is left open that needs closing: the store commits each write, the ledger is
+    appended with one `write`, and log handlers flush every record.
+    """
+    code = main()
+    if _command_name(sys.argv[1:]) in HOT_COMMANDS:
+        import os
+
+        from tokenjuice import _recache
+
+        _recache.save()  # atexit does not run after os._exit
+
+        if "logging" in sys.modules:
+            import logging
+
+            logging.shutdown()
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            code = code or 1
+        os._exit(code)
+    raise SystemExit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    cli()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from tokenjuice import _log
+from tokenjuice import _log, _recache
 from tokenjuice.command import analyze, is_raw_request, with_script_from_output
 from tokenjuice.model import Classification, Reduction, ToolRun
 from tokenjuice.patterns import DEFAULT_PATTERN_BUDGET_S
@@ -220,6 +220,7 @@ class Reducer:
         max_inline_tokens: int | None = None,
     ) -> Reduction:
         t0 = time.perf_counter()
+        _recache.load()
         warnings: list[str] = []
         listener = warnings.append
         _log.add_listener(listener)

@@ -13,13 +13,12 @@ from __future__ import annotations
 import operator
 from itertools import compress, count, repeat
 
-from tokenjuice import prefilter
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from tokenjuice.patterns import Matcher
+    from tokenjuice.prefilter import Literals
 
 # Batches this small are searched directly: the checks would cost more than they save.
 _MIN_LINES = 16
@@ -76,7 +75,11 @@ def weighted(matcher: Matcher, lines: list[str] | Lines, weights: list[int]) -> 
 def _one(m: Matcher, batch: Lines) -> list[bool]:
     text = batch.lines
     n = len(text)
-    lit = prefilter.for_matcher(m) if n >= _MIN_LINES else None
+    if n < _MIN_LINES:
+        return list(map(bool, map(m.search, text)))
+    from tokenjuice import prefilter
+
+    lit = prefilter.for_matcher(m)
     if lit is None or (lit.fold and not batch.joined.isascii()):
         return list(map(bool, map(m.search, text)))
     hay = batch.lowered if lit.fold else batch.joined
@@ -90,7 +93,7 @@ def _one(m: Matcher, batch: Lines) -> list[bool]:
     return out
 
 
-def _candidates(lit: prefilter.Literals, hay: str, batch: Lines) -> list[int] | None:
+def _candidates(lit: Literals, hay: str, batch: Lines) -> list[int] | None:
     """Indices of the lines holding one of the literals; None when that is most lines
     (the checks would only add to the search)."""
     strings = lit.strings

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+# Patterns are compiled on first use (`re` keeps them): most outputs need none of them.
 # CSI (incl. 8-bit), OSC (hyperlinks, titles; BEL or ST terminated), DCS/SOS/PM/APC
 # strings, and two-byte escapes. An unterminated OSC loses only its introducer.
-ANSI_RE = re.compile(
+_ANSI = (
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
     r"|\x1b[PX^_][^\x1b]*\x1b\\"
@@ -14,10 +15,10 @@ ANSI_RE = re.compile(
     r"|\x1b[()*+][0-~]"
     r"|\x1b[=>78c]"
 )
-_OVERSTRIKE_RE = re.compile(r"[^\x08\n]\x08")
+_OVERSTRIKE = r"[^\x08\n]\x08"
 # Cursor movement that redraws earlier lines (docker/npm/cargo progress displays).
-_CURSOR_RE = re.compile(r"\x1b\[(\d*)([ABFEGHKJ])|\r|\n")
-_OTHER_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+_CURSOR = r"\x1b\[(\d*)([ABFEGHKJ])|\r|\n"
+_OTHER_CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]"
 # The same characters one by one: a `str` membership test of one character is a memchr,
 # far faster than `re` stepping through a character class at every position.
 _OTHER_CONTROLS = tuple(chr(c) for c in (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F))
@@ -28,14 +29,14 @@ def strip_ansi(text: str) -> str:
         return text
     if "\x1b[" in text and has_redraw(text):
         text = _replay_cursor(text)
-    return ANSI_RE.sub("", text)
+    return re.sub(_ANSI, "", text)
 
 
-_REDRAW_RE = re.compile(r"\x1b\[\d*[AF]")
+_REDRAW = r"\x1b\[\d*[AF]"
 
 
 def has_redraw(text: str) -> bool:
-    return _REDRAW_RE.search(text) is not None
+    return re.search(_REDRAW, text) is not None
 
 
 def _replay_cursor(text: str) -> str:
@@ -50,7 +51,7 @@ def _replay_cursor(text: str) -> str:
     row = 0
     overwrite = False  # the next text replaces the row (after \\r or a move)
     pos = 0
-    for m in _CURSOR_RE.finditer(text):
+    for m in re.finditer(_CURSOR, text):
         chunk = text[pos : m.start()]
         pos = m.end()
         if chunk:
@@ -113,10 +114,10 @@ def clean_controls(text: str) -> str:
         prev = None
         while prev != text and "\x08" in text:
             prev = text
-            text = _OVERSTRIKE_RE.sub("", text)
+            text = re.sub(_OVERSTRIKE, "", text)
         text = text.replace("\x08", "")
     if any(c in text for c in _OTHER_CONTROLS):
-        text = _OTHER_CONTROL_RE.sub(_control_repr, text)
+        text = re.sub(_OTHER_CONTROL, _control_repr, text)
     return text
 
 

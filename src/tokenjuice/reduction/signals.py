@@ -93,6 +93,8 @@ _LOCATION_PROBES = (
 
 SCAN_HEAD = 4096
 SCAN_TAIL = 1024
+# Up to this many lines are checked with the precise pattern directly.
+_DIRECT_LINES = 32
 
 _cache: dict[str, re.Pattern[str]] = {}
 
@@ -161,6 +163,10 @@ def find(lines: list[str], indices: list[int] | None = None, *, locations: bool 
     if not idx:
         return set()
     parts = lines if indices is None else [lines[i] for i in idx]
+    precise = _rx("diagnostic" if locations else "error_warning").search
+    if len(parts) <= _DIRECT_LINES:
+        # A few lines (a formatter's output): the precise pattern alone, one compile.
+        return {i for i, p in zip(idx, parts, strict=True) if precise(scan_window(p)) is not None}
     if max(map(len, parts)) > SCAN_HEAD + SCAN_TAIL:
         parts = [scan_window(p) for p in parts]
     offsets: list[int] = []
@@ -182,5 +188,4 @@ def find(lines: list[str], indices: list[int] | None = None, *, locations: bool 
     if locations:
         for m in _rx("locations").finditer(text):
             candidates.add(bisect_right(offsets, m.start()) - 1)
-    precise = _rx("diagnostic" if locations else "error_warning").search
     return {idx[k] for k in candidates if precise(parts[k]) is not None}

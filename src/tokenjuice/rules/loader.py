@@ -137,8 +137,9 @@ class RuleSet:
             for rule in self.rules:
                 if rule.is_fallback:
                     continue
-                names = set(rule.argv0 or ())
-                if rule.git_subcommands:
+                m = rule.match  # not the parsed criteria: those are worked out for candidates only
+                names = set(m.get("argv0") or ())
+                if m.get("gitSubcommands"):
                     names.add("git")
                 if names:
                     for name in names:
@@ -245,16 +246,30 @@ def _signature(layers: list[tuple[str, str | None]]) -> str:
     parts = [f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}"]
     for layer, directory in layers:
         parts.append(f"\0{layer}\0{directory}")
-        if directory is None:
-            continue
-        for path in rule_files(directory):
-            try:
-                st = os.stat(path)
-            except OSError:
-                continue
-            parts.append(f"\0{path}\0{st.st_size}\0{st.st_mtime_ns}")
+        if directory is not None:
+            _stat_tree(directory, parts)
     data = "".join(parts).encode("utf-8", "surrogateescape")
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data) & 0xFFFF:04x}"
+
+
+def _stat_tree(directory: str, parts: list[str]) -> None:
+    """Path, size and mtime of each rule file `rule_files` would list, in its order."""
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return
+    for e in entries:
+        name = e.name
+        if name.startswith((".", "_")):
+            continue
+        try:
+            if e.is_dir(follow_symlinks=False):  # as os.walk: linked directories are not entered
+                _stat_tree(e.path, parts)
+            elif name.endswith(".json") and not name.endswith(_NOT_RULES):
+                st = e.stat()
+                parts.append(f"\0{e.path}\0{st.st_size}\0{st.st_mtime_ns}")
+        except OSError:
+            continue
 
 
 def _read_cache(key: str) -> tuple[list[Parsed], list[Problem]] | None:
@@ -265,7 +280,7 @@ def _read_cache(key: str) -> tuple[list[Parsed], list[Problem]] | None:
     path = os.path.join(cache_dir(), f"rules-{key}.marshal")
     try:
         with open(path, "rb") as f:
-            data = marshal.load(f)
+            data = marshal.loads(f.read())  # far faster than marshal.load(f), which reads in small pieces
         rules: list[Parsed] = [(r[0], r[1], r[2], r[3]) for r in data["rules"]]
         problems = [Problem(*p) for p in data["problems"]]
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):

@@ -58,6 +58,7 @@ class Rule:
         "id",
         "is_empty_match",
         "layer",
+        "match",
         "output_regex",
         "path",
         "priority",
@@ -75,7 +76,39 @@ class Rule:
         self.priority: float = data.get("priority", 0)
         self.layer = layer
         self.path = path
-        m: dict[str, Any] = data.get("match") or {}
+        self.match: dict[str, Any] = data.get("match") or {}
+        self._pipeline: RulePipeline | None = None
+
+    _CRITERIA = frozenset(
+        {
+            "tool_names",
+            "argv0",
+            "git_subcommands",
+            "subcommands",
+            "argv_includes",
+            "argv_includes_any",
+            "argv_excludes",
+            "command_includes",
+            "command_includes_any",
+            "exit_codes",
+            "command_regex",
+            "output_regex",
+            "is_empty_match",
+            "content_only",
+        }
+    )
+
+    def __getattr__(self, name: str) -> Any:
+        # The match criteria are worked out when first asked for: a process loads every
+        # rule, but choosing one looks closely at only the few its command could match.
+        if name not in Rule._CRITERIA:
+            raise AttributeError(name)
+        self._criteria()
+        return object.__getattribute__(self, name)
+
+    def _criteria(self) -> None:
+        m = self.match
+        path = self.path
         self.tool_names = _strings(m.get("toolNames"))
         self.argv0 = _strings(m.get("argv0"))
         self.git_subcommands = _strings(m.get("gitSubcommands"))
@@ -94,7 +127,6 @@ class Rule:
         # Rules that look only at the output (and tool name / exit code) can safely
         # apply to compound commands: they do not assume which program ran.
         self.content_only = bool(present) and present <= _CONTENT_KEYS and "outputRegex" in present
-        self._pipeline: RulePipeline | None = None
 
     @property
     def data(self) -> dict[str, Any]:

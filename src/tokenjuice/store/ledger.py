@@ -14,8 +14,6 @@ the reduction was lossy, the artifact id, and the session and turn when known.
 
 from __future__ import annotations
 
-import contextlib
-import math
 import os
 import time
 
@@ -177,7 +175,7 @@ def _dumps(record: dict[str, Any]) -> str:
             val = "null"
         elif isinstance(v, bool):
             val = "true" if v else "false"
-        elif isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)):
+        elif isinstance(v, int) or (isinstance(v, float) and v - v == 0.0):  # finite (no math import)
             val = repr(v)
         else:
             import json
@@ -248,6 +246,8 @@ def prune(older_than_days: float, directory: str | None = None) -> int:
     except OSError:
         return 0
     sessions = os.path.join(d, "sessions")
+    import contextlib  # here, not at the top: recording runs on every reduction
+
     with contextlib.suppress(OSError):
         # Run counters of sessions that have been quiet as long.
         names += [os.path.join("sessions", n) for n in os.listdir(sessions)]
