@@ -56,35 +56,54 @@ class Lines:
         return self._lower_lines
 
 
-def hits(matchers: list[Matcher], lines: list[str] | Lines) -> list[bool]:
+class Hints:
+    """What one reduction learnt about its patterns: their literals, and which ones
+    turned out to sit on most lines (not worth checking again in later batches)."""
+
+    __slots__ = ("dense", "literals")
+
+    def __init__(self) -> None:
+        self.literals: dict[int, Literals | None] = {}
+        self.dense: set[int] = set()
+
+
+def hits(matchers: list[Matcher], lines: list[str] | Lines, hints: Hints | None = None) -> list[bool]:
     """Per line: does any of the matchers match it."""
     batch = lines if isinstance(lines, Lines) else Lines(lines)
     out: list[bool] | None = None
     for m in matchers:
-        got = _one(m, batch)
+        got = _one(m, batch, hints)
         out = got if out is None else list(map(operator.or_, out, got))
     return out if out is not None else [False] * len(batch.lines)
 
 
-def weighted(matcher: Matcher, lines: list[str] | Lines, weights: list[int]) -> int:
+def weighted(matcher: Matcher, lines: list[str] | Lines, weights: list[int], hints: Hints | None = None) -> int:
     """The summed weights of the lines the matcher matches."""
     batch = lines if isinstance(lines, Lines) else Lines(lines)
-    return sum(compress(weights, _one(matcher, batch)))
+    return sum(compress(weights, _one(matcher, batch, hints)))
 
 
-def _one(m: Matcher, batch: Lines) -> list[bool]:
+def _one(m: Matcher, batch: Lines, hints: Hints | None) -> list[bool]:
     text = batch.lines
     n = len(text)
-    if n < _MIN_LINES:
+    key = id(m)
+    if n < _MIN_LINES or (hints is not None and key in hints.dense):
         return list(map(bool, map(m.search, text)))
-    from tokenjuice import prefilter
+    if hints is not None and key in hints.literals:
+        lit = hints.literals[key]
+    else:
+        from tokenjuice import prefilter
 
-    lit = prefilter.for_matcher(m)
+        lit = prefilter.for_matcher(m)
+        if hints is not None:
+            hints.literals[key] = lit
     if lit is None or (lit.fold and not batch.joined.isascii()):
         return list(map(bool, map(m.search, text)))
     hay = batch.lowered if lit.fold else batch.joined
     idx = _candidates(lit, hay, batch)
     if idx is None:
+        if hints is not None:
+            hints.dense.add(key)
         return list(map(bool, map(m.search, text)))
     out = [False] * n
     for i, found in zip(idx, map(m.search, map(text.__getitem__, idx)), strict=True):

@@ -22,6 +22,7 @@ from tokenjuice import _log
 from tokenjuice.patterns import PatternError, compile_any
 from tokenjuice.reduction import normalize as nz
 from tokenjuice.reduction import signals, window
+from tokenjuice.reduction.linematch import Hints
 from tokenjuice.reduction.linematch import hits as _hits
 from tokenjuice.reduction.linematch import weighted as _weighted_hits
 
@@ -273,6 +274,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     survivor_kept: list[bool] = []  # matched keep (or protected), for the keep decision
     keep_seen = False
     keep_dropped = 0  # non-matching lines after the first keep match
+    hints = Hints()
     # A formatter that reads in batches is fed as the batches come; the collector then
     # still gathers the plain result, for when the formatter declines the output.
     stream = _open_stream(rule, ctx) if formatter and not keep else None
@@ -287,7 +289,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             if summary is None and _search(spec, pb, "\n".join(text)):
                 summary = message
         for reason, skip in skips:
-            drop = _hits(skip, text)
+            drop = _hits(skip, text, hints)
             if protect and any(drop):
                 # A protected line is never skipped; only the skip candidates are checked.
                 idx = list(compress(count(), drop))
@@ -301,17 +303,17 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
                 weights = list(compress(weights, keep_mask))
         # Protected lines matter to the window and the keep filter, not to a formatter.
         needs_window = not formatter or (streaming and not accepted)
-        prot = _hits(protect, text) if protect and (keep or needs_window) else None
+        prot = _hits(protect, text, hints) if protect and (keep or needs_window) else None
         for name, m in counters:
             if m is not None:
-                pre_counts[name] += _weighted_hits(m, text, weights)
+                pre_counts[name] += _weighted_hits(m, text, weights, hints)
         # Diagnostics matter where a filter or the window could drop them.
         diag: set[int] = set()
         if ctx.failed and (keep or needs_window):
             diag = signals.find(text, locations=True)
         prot_idx = set(compress(count(), prot)) if prot is not None else set()
         prot_idx |= diag
-        matched = _hits(keep, text) if keep else None
+        matched = _hits(keep, text, hints) if keep else None
         if matched is not None:
             for i in prot_idx:
                 matched[i] = True
@@ -392,7 +394,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             headline_weight = fo.headline_weight
             show_repeats = False
         if protect:
-            hits = _hits(protect, lines)
+            hits = _hits(protect, lines, hints)
             protected = hits if protected is None else list(map(operator.or_, protected, hits))
         if ctx.failed:
             diag_idx = signals.find(lines, locations=True)
@@ -609,6 +611,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
         head_chars = tail_chars = None
         head, tail = _window_size(d, ctx.failed)
         skip = compile_any([s for specs in rule.pipeline().skip.values() for s in specs], ctx.pattern_budget)
+    hints = Hints()
     split_streams = tags is not None and ctx.failed
     collector = window.Collector(
         head if not split_streams else 0,
@@ -623,7 +626,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
         # Failing run: every diagnostic survives; successful run: errors and warnings.
         sig = signals.find(text, locations=ctx.failed)
         if skip:
-            drop = _hits(skip, text)
+            drop = _hits(skip, text, hints)
             for i in sig:
                 drop[i] = False  # never skip a signal line on the generic path
             if any(drop):
