@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice import config, redact
 from tokenjuice.redact import Redactor
@@ -232,3 +234,93 @@ def test_no_secret_of_any_kind_reaches_text_artifact_or_ledger(tmp_path: Path) -
         assert secret not in p.stdout, kind
         assert secret.encode() not in stored, kind
         assert secret.encode() not in files, kind
+
+
+# ------------------------------------------- trigger positions (Aho-Corasick) path
+
+
+def _without_automaton() -> Redactor:
+    """A redactor that scans the whole text with each pattern (the reference)."""
+    r = Redactor()
+    r._triggers = redact._Triggers(t for det in redact._DETECTORS for t in det.triggers)
+    r._triggers._automata = lambda: False  # type: ignore[method-assign]
+    return r
+
+
+SLOW = _without_automaton()
+
+
+FRAGMENTS = [
+    *(line for line, _ in CORPUS.values()),
+    "token",
+    "TOKEN",
+    "Token: ",
+    "password=",
+    "PASSWORD = hunter2hunter2",
+    "api-key: abcd1234efgh",
+    "AccessKey=zzzzyyyyxxxx",
+    "https://user:pw@host/x",
+    "git+ssh://git@github.com/a/b",
+    "://",
+    "sk-",
+    "sk-ant-",
+    "-----BEGIN",
+    "Bearer ",
+    "Authorization: Basic ",
+    "ghp_",
+    "next_token=abcdefgh",
+    "İstanbul",
+    "straße",
+    "K-kelvin",
+    "\n",
+    " ",
+    "x" * 50,
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=40), st.integers(0, 20_000))
+def test_trigger_positions_give_the_same_result_as_whole_text_scans(parts: list[str], pad: int) -> None:
+    # Padding moves fragments across the 16 KB scan pieces and past the size where the
+    # automaton is used at all.
+    text = "y" * pad + " ".join(parts) + "\n" + " ".join(reversed(parts))
+    assert Redactor().redact(text) == SLOW.redact(text)
+
+
+def test_trigger_positions_on_real_outputs() -> None:
+    from tokenjuice.rules.fixtures import default_dir, fixture_run, iter_fixture_files, load_fixture
+
+    fast = Redactor()
+    slow = SLOW
+    texts = [fixture_run(load_fixture(p)).combined for p in iter_fixture_files(default_dir())]
+    texts += [t * 3 for t in texts if 3000 < len(t) < 50_000]  # past the automaton's threshold
+    differ = [t[:80] for t in texts if fast.redact(t) != slow.redact(t)]
+    assert not differ
+
+
+@pytest.mark.parametrize("det", redact._DETECTORS, ids=lambda d: d.kind)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_every_match_holds_a_trigger(det: redact._Detector, data: st.DataObject) -> None:
+    """What the positions rest on: a text a detector's pattern matches contains one of
+    its triggers (lower-case ones in any case)."""
+    text = data.draw(st.from_regex(det.pattern, fullmatch=True))
+    m = __import__("re").search(det.pattern, text)
+    if m is None:  # from_regex approximates \\b; nothing to check then
+        return
+    found = m.group(0)
+    assert any((t in found.lower()) if t == t.lower() else (t in found) for t in det.triggers), (det.kind, found)
+
+
+def test_overlapping_triggers_are_all_listed() -> None:
+    keys = sorted({t.lower() for det in redact._DETECTORS for t in det.triggers})
+    expected = []
+    for a in keys:
+        pairs = []
+        for bi, b in enumerate(keys):
+            for off in range(1 if b == a else 0, len(a)):
+                rest = a[off:]
+                if b.startswith(rest) or rest.startswith(b):
+                    pairs.append((bi, off))
+        expected.append(sorted(pairs))
+    assert [sorted(p) for p in redact._overlaps(keys)] == expected

@@ -100,13 +100,23 @@ def _walk(items: Any, ci: bool, c: Any) -> _Info:
             if info.req is not None:
                 best = _better(best, (info.req, info.fold))
             continue
-        pure = False
-        flush()
         if op == c.BRANCH:
+            infos = [_walk(alt, ci, c) for alt in av[1]]
+            if run and all(i.exact for i in infos):
+                # `re` factors a common prefix out (`Compiling|Checking` is `C` then a
+                # branch): put it back in front of each alternative.
+                prefix = "".join(run)
+                joined = {prefix + (i.exact or "") for i in infos}
+                best = _better(best, _norm(joined, run_fold or any(i.fold for i in infos)))
+                run.clear()
+                run_fold = False
+                pure = False
+                continue
+            pure = False
+            flush()
             alts: set[str] = set()
             fold = False
-            for alt in av[1]:
-                info = _walk(alt, ci, c)
+            for info in infos:
                 got = frozenset([info.exact]) if info.exact else info.req
                 if not got:
                     alts.clear()
@@ -116,7 +126,10 @@ def _walk(items: Any, ci: bool, c: Any) -> _Info:
             else:
                 if alts:
                     best = _better(best, _norm(alts, fold))
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            continue
+        pure = False
+        flush()
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
             lo, _hi, sub = av
             if lo >= 1:
                 info = _walk(sub, ci, c)

@@ -141,3 +141,93 @@ def test_stream_origin_from_interleave() -> None:
     from tokenjuice.reduction.streams import line_streams
 
     assert line_streams(run, 3) == [0, 1, 0]
+
+
+# ----------------------------------------------------------- streaming formatters
+
+
+class _FakeStream:
+    """A batch-reading formatter scripted per test: accepts after `accept_after` lines,
+    fails in `feed` after `fail_after` lines, and `result` says what `finish` gives."""
+
+    accept_after = 10**9
+    fail_after = 10**9
+    result = "lines"
+
+    def __init__(self, ctx: Any) -> None:
+        self.seen: list[str] = []
+
+    @property
+    def accepted(self) -> bool:
+        return len(self.seen) >= self.accept_after
+
+    def feed(self, lines: list[str], weights: list[int]) -> None:
+        self.seen.extend(lines)
+        if len(self.seen) >= self.fail_after:
+            raise RuntimeError("formatter bug")
+
+    def finish(self) -> Any:
+        from tokenjuice.reduction.formatters import FormatOutput
+
+        if self.result == "none":
+            return None
+        return FormatOutput([f"{len(self.seen)} lines seen"], [len(self.seen)], final=True)
+
+
+def _streaming(monkeypatch: Any, **script: Any) -> tuple[Reducer, Reducer]:
+    """A reducer whose rule has the scripted streaming formatter, and the same rule
+    without a formatter (what a declined formatter must come to)."""
+    from tokenjuice.reduction import formatters
+
+    cls = type("Scripted", (_FakeStream,), script)
+    monkeypatch.setattr(formatters, "get_stream", lambda name: cls if name == "scripted" else None)
+    rule = {
+        "id": "t/stream",
+        "match": {"argv0": ["x"]},
+        "filters": {"skipPatterns": ["^noise"]},
+        "summarize": {"head": 5, "tail": 5},
+    }
+    return reducer_with({**rule, "formatter": "scripted"}), reducer_with(rule)
+
+
+OUT = "\n".join(["noise"] * 50 + [f"line {i}" for i in range(3000)] + ["error: the end"]) + "\n"
+
+
+def test_streaming_formatter_result(monkeypatch: Any) -> None:
+    with_fmt, _ = _streaming(monkeypatch, accept_after=100)
+    red = with_fmt.reduce(OUT, command="x", exit_code=0)
+    assert "3,001 lines seen" in red.text or "3001 lines seen" in red.text
+    assert red.omitted.get("noise") == 50
+
+
+def test_streaming_formatter_that_declines_gives_the_plain_result(monkeypatch: Any) -> None:
+    with_fmt, plain = _streaming(monkeypatch, result="none")
+    for code in (0, 1):
+        assert (
+            with_fmt.reduce(OUT, command="x", exit_code=code).text
+            == plain.reduce(OUT, command="x", exit_code=code).text
+        )
+
+
+def test_streaming_formatter_failing_before_it_accepts_gives_the_plain_result(monkeypatch: Any) -> None:
+    with_fmt, plain = _streaming(monkeypatch, fail_after=200)
+    red = with_fmt.reduce(OUT, command="x", exit_code=1)
+    assert red.text == plain.reduce(OUT, command="x", exit_code=1).text
+    assert any("formatter bug" in w for w in red.warnings)
+
+
+def test_streaming_formatter_failing_after_it_accepts_fails_open(monkeypatch: Any) -> None:
+    """No plain result was gathered once it accepted: the agent gets the original."""
+    with_fmt, _ = _streaming(monkeypatch, accept_after=1, fail_after=2000)
+    red = with_fmt.reduce(OUT, command="x", exit_code=1)
+    assert red.mode == "fail-open"
+    assert red.text.startswith("exit 1")
+    assert "error: the end" in red.text
+    assert any("formatter bug" in w for w in red.warnings)
+
+
+def test_streaming_formatter_accepting_then_giving_nothing_fails_open(monkeypatch: Any) -> None:
+    with_fmt, _ = _streaming(monkeypatch, accept_after=1, result="none")
+    red = with_fmt.reduce(OUT, command="x", exit_code=0)
+    assert red.mode == "fail-open"
+    assert any("gave no result" in w for w in red.warnings)

@@ -10,6 +10,7 @@ import pytest
 
 from tokenjuice import _log
 from tokenjuice.rules.loader import BUILTIN_DIR, find_project_rules_dir, load_rules, user_rules_dir
+from tokenjuice.rules.rule import Rule
 
 
 def write_rule(directory: Path, name: str, rule: Any) -> Path:
@@ -115,3 +116,19 @@ def test_builtin_layer_is_the_package_directory() -> None:
     rs = load_rules(None, user=False, project=False, cache=False)
     assert rs.layer_dirs["builtin"] == BUILTIN_DIR
     assert {"generic/fallback", "tests/pytest", "git/status", "git/diff", "git/log"} <= set(rs.by_id)
+
+
+def test_rules_from_the_cache_are_the_rules_from_the_files(tmp_path: Path) -> None:
+    """The cache keeps each rule's data marshalled until used: what comes out of it is
+    what the files say, criteria and all."""
+    fresh = load_rules(None, user=False, project=False, cache=False)
+    first = load_rules(None, user=False, project=False, cache=True)
+    cached = load_rules(None, user=False, project=False, cache=True)
+    assert not first.from_cache and cached.from_cache
+    assert [r.id for r in cached.rules] == [r.id for r in fresh.rules]
+    for a, b in zip(fresh.rules, cached.rules, strict=True):
+        for name in sorted(Rule._CRITERIA):
+            assert getattr(a, name) == getattr(b, name) or name.endswith("_regex"), (a.id, name)
+        assert (a.command_regex is None) == (b.command_regex is None)
+        assert (a.output_regex is None) == (b.output_regex is None)
+        assert a.data == b.data, a.id

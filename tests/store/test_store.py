@@ -289,3 +289,15 @@ def test_parse_since() -> None:
     assert abs(parse_since("2d") - (time.time() - 2 * 86400)) < 5
     with pytest.raises(ValueError, match="--since"):
         parse_since("soon")
+
+
+@pytest.mark.parametrize("size", [0, 1, 4097, (1 << 20) - 1, 1 << 20, (1 << 20) + 7])
+def test_ids_are_sha256_whichever_hasher(size: int) -> None:
+    """CPython's own SHA-256 below a megabyte, OpenSSL's above: the same digest."""
+    import hashlib
+
+    from tokenjuice.store.artifacts import ID_LEN, artifact_id, sha256
+
+    data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+    assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert artifact_id(data) == hashlib.sha256(data).hexdigest()[:ID_LEN]

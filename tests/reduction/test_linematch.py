@@ -1,0 +1,91 @@
+"""Line matching with literal prefilters gives exactly the per-line search's answer:
+with and without the Aho-Corasick automaton, with hints carried across batches, on
+patterns whose literals are rare, common or case-folded, and on non-ASCII lines."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenjuice.reduction import linematch
+from tokenjuice.reduction.linematch import Hints, hits, weighted
+
+PATTERNS = [
+    r"^FAILED |^\S+::\S.* FAILED\b",
+    r"^\s*(?:Compiling|Checking|Downloading) \S",
+    r"(?:error|warning)(?:\[\w+\])?: ",
+    r"(?i)\bwarn(?:ing)?\b",
+    r"(?i:panic|fatal)ed?",
+    r"^\S+::.* (?:PASSED|SKIPPED)$",
+    r"--> \S+:\d+:\d+",
+    r"\d+ passed",
+]
+WORDS = [
+    "FAILED",
+    "failed",
+    "PASSED",
+    "SKIPPED",
+    "Compiling",
+    "compiling",
+    "error",
+    "error[E0308]: ",
+    "warning: ",
+    "WARN",
+    "Warning",
+    "panicked",
+    "FATAL",
+    "--> src/a.rs:1:2",
+    "tests/t.py::test_x",
+    "3 passed",
+    "ß",
+    "İ",
+    "K",
+    " ",
+    "x",
+    ":",
+]
+LINE = st.lists(st.sampled_from(WORDS), max_size=6).map(" ".join)
+BATCH = st.lists(LINE, min_size=0, max_size=80)
+
+
+def _naive(matchers: list[re.Pattern[str]], lines: list[str]) -> list[bool]:
+    return [any(m.search(line) for m in matchers) for line in lines]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(PATTERNS), min_size=1, max_size=3), st.lists(BATCH, min_size=1, max_size=4))
+def test_same_answer_as_searching_every_line(patterns: list[str], batches: list[list[str]]) -> None:
+    matchers = [re.compile(p) for p in patterns]
+    hints = Hints()  # one reduction: hints carry over from batch to batch
+    for lines in batches:
+        assert hits(matchers, lines, hints) == _naive(matchers, lines)
+        weights = [len(line) % 3 for line in lines]
+        for m in matchers:
+            expected = sum(w for line, w in zip(lines, weights, strict=True) if m.search(line))
+            assert weighted(m, lines, weights, hints) == expected
+
+
+@pytest.mark.parametrize("automaton", [True, False])
+def test_rare_common_and_absent_literals(monkeypatch: pytest.MonkeyPatch, automaton: bool) -> None:
+    if not automaton:
+        monkeypatch.setattr(linematch, "_automaton", lambda strings: None)
+        linematch._automata.clear()
+    lines = [f"tests/t.py::test_{i} PASSED" for i in range(300)]
+    lines[17] = "FAILED tests/t.py::test_17 - AssertionError"
+    lines[250] = "   Compiling crate v1"
+    for p in PATTERNS:
+        m = re.compile(p)
+        assert hits([m], lines) == _naive([m], lines), p
+
+
+def test_dense_literal_is_searched_line_by_line_in_later_batches() -> None:
+    m = re.compile(r"^\S+::.* (?:PASSED|SKIPPED)$")
+    hints = Hints()
+    lines = [f"a.py::t{i} PASSED" for i in range(100)]
+    assert all(hits([m], lines, hints))
+    assert id(m) in hints.dense  # `PASSED` sat on every line: no more literal checks
+    later = [*lines[:50], "a.py::x FAILED", *lines[50:]]
+    assert hits([m], later, hints) == _naive([m], later)

@@ -1,0 +1,122 @@
+"""The regex code kept across processes builds the same matchers `re` builds, survives a
+round trip through the cache file, and is ignored when damaged or turned off."""
+
+from __future__ import annotations
+
+import _sre  # type: ignore[import-not-found,unused-ignore]
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenjuice import _recache
+from tokenjuice.reduction import signals
+from tokenjuice.rules.loader import load_rules
+
+
+def _patterns() -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    rs = load_rules(None, user=False, project=False, cache=False)
+    for rule in rs.rules:
+        pipe = rule.pipeline()
+        specs = [s for group in pipe.skip.values() for s in group] + pipe.keep + pipe.protect
+        specs += [s for _, s in pipe.counters] + [s for s, _ in pipe.match_output]
+        for spec in specs:
+            if not spec.risky:
+                out.append((spec.python, spec.flags))
+    out.append((f"{signals.ERROR_PATTERN}|{signals.LOCATION_PATTERN}|{signals.WARNING_PATTERN}", re.MULTILINE))
+    out.append((r"(?P<name>\w+)=(?P<value>\S+)|(?i:x(?P=name))?", 0))
+    return out
+
+
+PATTERNS = _patterns()
+SAMPLES = [
+    "error[E0308]: mismatched types",
+    "src/main.rs:5:9: warning: unused",
+    "tests/test_a.py::test_x FAILED",
+    "   Compiling foo v1.0",
+    "a=b xa",
+    "",
+    "Traceback (most recent call last):",
+    "npm ERR! code E404",
+]
+
+
+def test_recorded_code_builds_the_same_matchers() -> None:
+    assert len(PATTERNS) > 300
+    for pattern, flags in PATTERNS:
+        ref = re.compile(pattern, flags)
+        args = _recache._record(pattern, flags, ref)
+        assert args is not None, pattern
+        built = _sre.compile(*args)
+        assert (built.pattern, built.flags, built.groups, dict(built.groupindex)) == (
+            ref.pattern,
+            ref.flags,
+            ref.groups,
+            dict(ref.groupindex),
+        )
+        for s in SAMPLES:
+            a, b = built.search(s), ref.search(s)
+            assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), (pattern, s)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PATTERNS), st.text(max_size=80))
+def test_same_matches_on_any_text(pf: tuple[str, int], text: str) -> None:
+    pattern, flags = pf
+    ref = re.compile(pattern, flags)
+    args = _recache._record(pattern, flags, ref)
+    assert args is not None
+    built = _sre.compile(*args)
+    assert [m.span() for m in built.finditer(text)] == [m.span() for m in ref.finditer(text)]
+
+
+SCRIPT = """
+import re, sys
+from tokenjuice import _recache
+_recache.load()
+cached = (str, sys.argv[1], 0) in re._cache
+re.compile(sys.argv[1])
+_recache.save()
+print(cached, bool(re.compile(sys.argv[1]).search("x-123-y")))
+"""
+
+
+def _run(home: Path, pattern: str, **env: str) -> str:
+    e = {**os.environ, "TOKENJUICE_HOME": str(home)}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+    e.update(env)
+    out = subprocess.run([sys.executable, "-c", SCRIPT, pattern], env=e, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_round_trip_through_the_file(tmp_path: Path) -> None:
+    pattern = r"x-(\d+)-y(?# tokenjuice test)"
+    assert _run(tmp_path, pattern) == "False True"  # compiled, then saved
+    assert _run(tmp_path, pattern) == "True True"  # the next process finds it built
+    assert list((tmp_path / "cache").glob("re-*.marshal"))
+
+
+def test_a_damaged_file_is_only_a_miss(tmp_path: Path) -> None:
+    pattern = r"x-(\d+)-y(?# damaged)"
+    _run(tmp_path, pattern)
+    for f in (tmp_path / "cache").glob("re-*.marshal"):
+        f.write_bytes(b"\x00garbage" * 10)
+    assert _run(tmp_path, pattern) == "False True"
+
+
+def test_turned_off(tmp_path: Path) -> None:
+    _run(tmp_path, r"x-(\d+)-y(?# off)", TOKENJUICE_NO_CACHE="1")
+    assert not list(tmp_path.glob("cache/re-*.marshal"))
+
+
+@pytest.mark.parametrize("flags", [0, re.IGNORECASE | re.MULTILINE])
+def test_flags_are_part_of_the_key(flags: int) -> None:
+    pattern = r"(?x) a  b # verbose"
+    args = _recache._record(pattern, flags, re.compile(pattern, flags))
+    assert args is not None and args[1] == re.compile(pattern, flags).flags
