@@ -11,6 +11,7 @@ without a prefilter. The answer is the same either way, only cheaper.
 from __future__ import annotations
 
 import operator
+import re
 from itertools import compress, count, repeat
 
 TYPE_CHECKING = False
@@ -60,11 +61,12 @@ class Hints:
     """What one reduction learnt about its patterns: their literals, and which ones
     turned out to sit on most lines (not worth checking again in later batches)."""
 
-    __slots__ = ("dense", "literals")
+    __slots__ = ("dense", "finders", "literals")
 
     def __init__(self) -> None:
         self.literals: dict[int, Literals | None] = {}
         self.dense: set[int] = set()
+        self.finders: dict[int, Any] = {}
 
 
 def hits(matchers: list[Matcher], lines: list[str] | Lines, hints: Hints | None = None) -> list[bool]:
@@ -83,12 +85,28 @@ def weighted(matcher: Matcher, lines: list[str] | Lines, weights: list[int], hin
     return sum(compress(weights, _one(matcher, batch, hints)))
 
 
+def _finder(m: Matcher) -> Any:
+    """`m.match` for a pattern anchored at the start (same answer, less work), else
+    `m.search`. Guarded patterns keep their `search`: it enforces their time budget."""
+    if isinstance(m, re.Pattern):
+        from tokenjuice import prefilter
+
+        if prefilter.anchored(m.pattern, m.flags):
+            return m.match
+    return m.search
+
+
 def _one(m: Matcher, batch: Lines, hints: Hints | None) -> list[bool]:
     text = batch.lines
     n = len(text)
     key = id(m)
+    find = hints.finders.get(key) if hints is not None else None
+    if find is None:
+        find = _finder(m)
+        if hints is not None:
+            hints.finders[key] = find
     if n < _MIN_LINES or (hints is not None and key in hints.dense):
-        return list(map(bool, map(m.search, text)))
+        return list(map(bool, map(find, text)))
     if hints is not None and key in hints.literals:
         lit = hints.literals[key]
     else:
@@ -98,15 +116,15 @@ def _one(m: Matcher, batch: Lines, hints: Hints | None) -> list[bool]:
         if hints is not None:
             hints.literals[key] = lit
     if lit is None or (lit.fold and not batch.joined.isascii()):
-        return list(map(bool, map(m.search, text)))
+        return list(map(bool, map(find, text)))
     hay = batch.lowered if lit.fold else batch.joined
     idx = _candidates(lit, hay, batch)
     if idx is None:
         if hints is not None:
             hints.dense.add(key)
-        return list(map(bool, map(m.search, text)))
+        return list(map(bool, map(find, text)))
     out = [False] * n
-    for i, found in zip(idx, map(m.search, map(text.__getitem__, idx)), strict=True):
+    for i, found in zip(idx, map(find, map(text.__getitem__, idx)), strict=True):
         if found is not None:
             out[i] = True
     return out

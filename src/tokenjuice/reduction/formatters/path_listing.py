@@ -89,7 +89,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         fi.options.get("targetChars", TARGET_CHARS),
         max(600, int(total_chars * fi.options.get("targetRatio", TARGET_RATIO))),
     )
-    tree = _Tree(entries)
+    tree = _Tree(entries, weights)
     for i in summary:
         b.headline_from(i, lines[i])
     for i in errors:
@@ -98,9 +98,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     if rendered is None:
         rendered = tree.render_summary(target)
     b.add(tree.header(counts=not summary))
-    for text, idx in rendered:
+    for text, w in rendered:
         b.add(text)
-        b.weights[-1] = sum(weights[i] for i in idx)
+        b.weights[-1] = w
     for i in other:
         if lines[i].strip():
             b.keep(i)
@@ -200,20 +200,24 @@ def _parse_tree(lines: list[str], errors: list[int], other: list[int], summary: 
 
 
 class _Dir:
-    __slots__ = ("dirs", "files", "idx", "path")
+    __slots__ = ("dirs", "ext", "files", "path", "w")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.files: list[str] = []
         self.dirs: list[str] = []
-        self.idx: list[int] = []  # input lines this directory stands for (itself and its files)
+        self.w = 0  # weight of the input lines this directory stands for (itself and its files)
+        self.ext: dict[str, int] = {}  # extension -> number of its own files
 
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1] + "/"
 
 
 class _Tree:
-    def __init__(self, entries: list[Entry]) -> None:
+    """Directories with their files; totals below each directory are worked out once
+    (a listing of a big tree is summarised at several depths before one fits)."""
+
+    def __init__(self, entries: list[Entry], weights: list[int]) -> None:
         paths = {e.path for e in entries if e.path}
         parents = {_parent(p) for p in paths}
         self.dirs: dict[str, _Dir] = {}
@@ -221,18 +225,21 @@ class _Tree:
         self.ext: dict[str, int] = {}
         for e in entries:
             if not e.path:
-                self._dir(e.owner).idx.append(e.idx)
+                self._dir(e.owner).w += weights[e.idx]
                 continue
             if e.is_dir or e.path in parents:
-                self._dir(e.path).idx.append(e.idx)
+                self._dir(e.path).w += weights[e.idx]
                 continue
             parent = _parent(e.path)
             d = self._dir(parent)
             d.files.append(e.path[len(parent) + 1 :] if parent else e.path)
-            d.idx.append(e.idx)
+            d.w += weights[e.idx]
             self.n_files += 1
             x = _ext(e.path)
             self.ext[x] = self.ext.get(x, 0) + 1
+            d.ext[x] = d.ext.get(x, 0) + 1
+        self._order: list[_Dir] | None = None
+        self._below: dict[str, tuple[int, int, int, dict[str, int]]] | None = None
 
     def _dir(self, path: str) -> _Dir:
         d = self.dirs.get(path)
@@ -249,7 +256,7 @@ class _Tree:
         more = f" · … {len(exts) - 8} more" if len(exts) > 8 else ""
         if not counts:
             return f"by extension: {shown}{more}"
-        n_dirs = sum(1 for d in self.dirs.values() if d.files or d.dirs or d.idx)
+        n_dirs = sum(1 for d in self.dirs.values() if d.files or d.dirs or d.w)
         return (
             f"{self.n_files:,} files in {n_dirs:,} director{'y' if n_dirs == 1 else 'ies'}; by extension: {shown}{more}"
         )
@@ -259,35 +266,38 @@ class _Tree:
         return not d.files and not d.dirs and bool(d.path)
 
     def _ordered(self) -> list[_Dir]:
-        return [self.dirs[k] for k in sorted(self.dirs, key=lambda p: p.split("/")) if not self._leaf(self.dirs[k])]
+        if self._order is None:
+            keys = sorted(self.dirs, key=lambda p: p.split("/"))
+            self._order = [self.dirs[k] for k in keys if not self._leaf(self.dirs[k])]
+        return self._order
 
-    def render_complete(self, target: int) -> list[tuple[str, list[int]]] | None:
+    def render_complete(self, target: int) -> list[tuple[str, int]] | None:
         """Every name, one line per directory (wrapped); None when that exceeds `target`."""
-        out: list[tuple[str, list[int]]] = []
+        out: list[tuple[str, int]] = []
         used = 0
         for d in self._ordered():
             leaves = [self.dirs[p] for p in d.dirs if self._leaf(self.dirs[p])]
             names = d.files + [leaf.name() for leaf in leaves]
-            idx = d.idx + [i for leaf in leaves for i in leaf.idx]
+            w = d.w + sum(leaf.w for leaf in leaves)
             if not names:
-                if not d.idx:
+                if not d.w:
                     continue
                 text = f"{_label(d.path)} ({len(d.dirs)} subdirectories)"
-                out.append((text, idx))
+                out.append((text, w))
                 used += len(text) + 1
                 continue
             head = f"{_label(d.path)} ({len(names)}): "
             for k, chunk in enumerate(_wrap(names, WRAP_CHARS - len(head))):
                 text = (head if k == 0 else "    ") + chunk
                 used += len(text) + 1
-                out.append((text, idx if k == 0 else []))
+                out.append((text, w if k == 0 else 0))
             if used > target:
                 return None
         return out
 
-    def render_summary(self, target: int) -> list[tuple[str, list[int]]]:
+    def render_summary(self, target: int) -> list[tuple[str, int]]:
         depths = sorted({_depth(p) for p in self.dirs})
-        best: list[tuple[str, list[int]]] | None = None
+        best: list[tuple[str, int]] | None = None
         for depth in depths:
             lines = self._summary_at(depth)
             if best is not None and sum(len(t) + 1 for t, _ in lines) > target:
@@ -295,40 +305,46 @@ class _Tree:
             best = lines
         return best or []
 
-    def _summary_at(self, max_depth: int) -> list[tuple[str, list[int]]]:
-        out: list[tuple[str, list[int]]] = []
+    def _summary_at(self, max_depth: int) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
         for d in self._ordered():
             depth = _depth(d.path)
             if depth > max_depth:
                 continue
             if depth < max_depth or not d.dirs:
                 leaves = [self.dirs[p] for p in d.dirs if self._leaf(self.dirs[p])]
-                d_idx = d.idx + [i for leaf in leaves for i in leaf.idx]
-                if not d.files and not d_idx:
+                w = d.w + sum(leaf.w for leaf in leaves)
+                if not d.files and not (d.w or any(leaf.w for leaf in leaves)):
                     continue
                 if not d.files:
-                    out.append((f"{_label(d.path)} ({len(d.dirs)} subdirectories)", d_idx))
+                    out.append((f"{_label(d.path)} ({len(d.dirs)} subdirectories)", w))
                     continue
-                out.append((f"{_label(d.path)} ({_files_text(d.files)}", d_idx))
+                out.append((f"{_label(d.path)} ({_files_text(d.files, d.ext)}", w))
                 continue
-            files, idx, n_sub = self._below(d)
-            text = f"{_label(d.path)} ({len(files):,} in {n_sub} subdirector{'y' if n_sub == 1 else 'ies'}"
-            text += f": {_ext_text(files)})" if files else ")"
-            out.append((text, idx))
+            n_files, w, n_sub, ext = self.below(d)
+            text = f"{_label(d.path)} ({n_files:,} in {n_sub} subdirector{'y' if n_sub == 1 else 'ies'}"
+            text += f": {_ext_text(ext)})" if n_files else ")"
+            out.append((text, w))
         return out
 
-    def _below(self, d: _Dir) -> tuple[list[str], list[int], int]:
-        files = list(d.files)
-        idx = list(d.idx)
-        n_sub = 0
-        todo = list(d.dirs)
-        while todo:
-            sub = self.dirs[todo.pop()]
-            n_sub += 1
-            files.extend(sub.files)
-            idx.extend(sub.idx)
-            todo.extend(sub.dirs)
-        return files, idx, n_sub
+    def below(self, d: _Dir) -> tuple[int, int, int, dict[str, int]]:
+        """Files, weight, subdirectories and extensions of d and everything under it."""
+        if self._below is None:
+            totals: dict[str, tuple[int, int, int, dict[str, int]]] = {}
+            # Deepest first: a directory's children are done before it.
+            for path in sorted(self.dirs, key=lambda p: -p.count("/") - (1 if p else 0)):
+                cur = self.dirs[path]
+                n_files, w, n_sub, ext = len(cur.files), cur.w, 0, dict(cur.ext)
+                for child in cur.dirs:
+                    cf, cw, cs, cx = totals[child]
+                    n_files += cf
+                    w += cw
+                    n_sub += 1 + cs
+                    for x, n in cx.items():
+                        ext[x] = ext.get(x, 0) + n
+                totals[path] = (n_files, w, n_sub, ext)
+            self._below = totals
+        return self._below[d.path]
 
 
 def _wrap(names: list[str], width: int) -> list[str]:
@@ -369,17 +385,13 @@ def _ext(path: str) -> str:
     return name[dot:].lower() if dot > 0 else "(none)"
 
 
-def _ext_text(files: list[str]) -> str:
-    counts: dict[str, int] = {}
-    for f in files:
-        x = _ext(f)
-        counts[x] = counts.get(x, 0) + 1
+def _ext_text(counts: dict[str, int]) -> str:
     top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     text = " · ".join(f"{x} {n:,}" for x, n in top[:TOP_EXTENSIONS])
     return text + (" · …" if len(top) > TOP_EXTENSIONS else "")
 
 
-def _files_text(files: list[str]) -> str:
+def _files_text(files: list[str], ext: dict[str, int]) -> str:
     if len(files) <= INLINE_NAMES:
         return f"{len(files)}): " + " ".join(files)
-    return f"{len(files):,}: {_ext_text(files)})"
+    return f"{len(files):,}: {_ext_text(ext)})"
