@@ -99,13 +99,15 @@ def _finder(m: Matcher) -> Any:
 def _one(m: Matcher, batch: Lines, hints: Hints | None) -> list[bool]:
     text = batch.lines
     n = len(text)
+    if n < _MIN_LINES:
+        return list(map(bool, map(m.search, text)))
     key = id(m)
     find = hints.finders.get(key) if hints is not None else None
     if find is None:
         find = _finder(m)
         if hints is not None:
             hints.finders[key] = find
-    if n < _MIN_LINES or (hints is not None and key in hints.dense):
+    if hints is not None and key in hints.dense:
         return list(map(bool, map(find, text)))
     if hints is not None and key in hints.literals:
         lit = hints.literals[key]

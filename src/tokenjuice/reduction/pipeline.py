@@ -21,7 +21,7 @@ from itertools import compress, count, repeat
 from tokenjuice import _log
 from tokenjuice.patterns import PatternError, compile_any
 from tokenjuice.reduction import normalize as nz
-from tokenjuice.reduction import signals, window
+from tokenjuice.reduction import window
 from tokenjuice.reduction.linematch import Hints
 from tokenjuice.reduction.linematch import hits as _hits
 from tokenjuice.reduction.linematch import weighted as _weighted_hits
@@ -29,6 +29,7 @@ from tokenjuice.reduction.linematch import weighted as _weighted_hits
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from types import ModuleType
     from typing import Any
 
     from tokenjuice.command import CommandInfo
@@ -310,7 +311,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
         # Diagnostics matter where a filter or the window could drop them.
         diag: set[int] = set()
         if ctx.failed and (keep or needs_window):
-            diag = signals.find(text, locations=True)
+            diag = _signals().find(text, locations=True)
         prot_idx = set(compress(count(), prot)) if prot is not None else set()
         prot_idx |= diag
         matched = _hits(keep, text, hints) if keep else None
@@ -397,7 +398,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             hits = _hits(protect, lines, hints)
             protected = hits if protected is None else list(map(operator.or_, protected, hits))
         if ctx.failed:
-            diag_idx = signals.find(lines, locations=True)
+            diag_idx = _signals().find(lines, locations=True)
             if diag_idx:
                 protected = list(protected) if protected is not None else [False] * len(lines)
                 for i in diag_idx:
@@ -488,6 +489,14 @@ def _run_formatter(rule: Rule, lines: list[str], weights: list[int], ctx: Contex
         _log.warn(f"formatter {name!r} returned inconsistent weights; rule applied without it")
         return None
     return result
+
+
+def _signals() -> ModuleType:
+    """The signal scans, imported when first needed (a successful run with a rule
+    never needs them)."""
+    from tokenjuice.reduction import signals
+
+    return signals
 
 
 def _open_stream(rule: Rule, ctx: Context) -> Stream | None:
@@ -624,7 +633,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
         text, weights, btags = batch.text, batch.weights, batch.tags
         out.lines_total += sum(weights)
         # Failing run: every diagnostic survives; successful run: errors and warnings.
-        sig = signals.find(text, locations=ctx.failed)
+        sig = _signals().find(text, locations=ctx.failed)
         if skip:
             drop = _hits(skip, text, hints)
             for i in sig:

@@ -24,7 +24,6 @@ nothing disappears silently.
 from __future__ import annotations
 
 import importlib
-import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +46,12 @@ if TYPE_CHECKING:
         def accepted(self) -> bool: ...
 
 
-_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _valid_name(name: str) -> bool:
+    """`git-status`: lower-case words of letters and digits joined by single hyphens."""
+    return bool(name) and name[0].isalpha() and set(name) <= _NAME_CHARS and "--" not in name and name[-1] != "-"
 
 
 class FormatContext:
@@ -150,7 +154,7 @@ def get(name: str) -> Callable[[FormatInput], FormatOutput | None]:
             raise UnknownFormatter(name)
         return fn
     fn = None
-    if _NAME_RE.match(name):
+    if _valid_name(name):
         try:
             module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
         except ModuleNotFoundError as exc:
