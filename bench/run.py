@@ -5,9 +5,10 @@
     python bench/run.py --quick    # fewer repetitions
 
 Workloads are generated deterministically in the shape of real outputs:
-  pytest-v    `pytest -v` of a large suite with a few failures (rule + formatter path)
-  cargo-warn  `cargo build` with many warnings (rule path: skip/protect patterns)
-  service-log a service log with errors and tracebacks, unknown command (generic path)
+  pytest-v    `pytest -v` of a large suite with a failure (skip patterns, then a formatter)
+  cargo-warn  `cargo build` with a distinct warning every 9 lines (a streaming formatter)
+  service-log a service log with errors and tracebacks from an unknown command (a rule
+              chosen by the output's shape, a streaming formatter)
 Sizes: 100 KB, 1 MB, 10 MB. Figures:
   median ms     in-process `Reducer.reduce_run`, rules already loaded (median of N runs)
   redaction     how much of that the secret redactor takes (the same run without it)
@@ -15,6 +16,7 @@ Sizes: 100 KB, 1 MB, 10 MB. Figures:
   first call    fresh process: import + load/compile rules + first reduction (rule
                 cache warm, and cold with TOKENJUICE_NO_CACHE=1)
   CLI 100 KB    whole process `tokenjuice reduce` of the 100 KB pytest output (median)
+  captured      every captured fixture as it is (real outputs, real sizes)
   every rule    each built-in rule on its largest captured fixture repeated to 1 MB
 Targets (issue 2): 100 KB <= 2 ms, 1 MB <= 20 ms, 10 MB <= 200 ms, first call <= 20 ms,
 CLI <= 60 ms, peak extra memory <= 1.2x the input.
@@ -246,8 +248,28 @@ def main() -> int:
         print(f"| first call, caches cold (`TOKENJUICE_NO_CACHE=1`) | {cold:.1f} | - |")
         print(f"| whole process `tokenjuice reduce` of 100 KB (store and ledger on) | {cli:.1f} | 60 |")
         print(f"| bare `python -c pass` (for reference) | {bare:.1f} | - |")
+        captured(reducer, 1 if args.quick else 3)
         every_rule(reducer, 1 if args.quick else 3)
     return 0
+
+
+def captured(reducer: Reducer, repeat: int) -> None:
+    """Every captured fixture as it is: the sizes agents actually see."""
+    from tokenjuice.rules.fixtures import default_dir, fixture_run, iter_fixture_files, load_fixture
+
+    runs = [fixture_run(load_fixture(p)) for p in iter_fixture_files(default_dir())]
+    ms = sorted(time_reduce(reducer, run, repeat) for run in runs)
+    sizes = sorted(len(run.combined) for run in runs)
+    n = len(ms)
+    print()
+    print(f"Every captured fixture as it is ({n} real outputs):")
+    print()
+    print("| outputs | median size | p90 size | median ms | p90 ms | max ms |")
+    print("|---|---|---|---|---|---|")
+    print(
+        f"| {n} | {sizes[n // 2]:,} chars | {sizes[int(n * 0.9)]:,} chars | {statistics.median(ms):.2f} "
+        f"| {ms[int(n * 0.9)]:.2f} | {ms[-1]:.1f} |"
+    )
 
 
 def tile(text: str, size: int) -> str:
