@@ -6,7 +6,8 @@ from tokenjuice.reduction.formatters import FormatOutput
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    import re
+    from collections.abc import Iterator, Sequence
 
 
 class Builder:
@@ -100,3 +101,15 @@ class Builder:
             final=final,
             essential=essential,
         )
+
+
+def matches_by_line(rx: re.Pattern[str], lines: list[str]) -> Iterator[tuple[int, re.Match[str]]]:
+    """Matches of `rx` in the lines joined with a newline before each, with the index of
+    the line each starts on: a pattern `\\n…` then matches whole blocks of lines in one
+    step (what the batch-reading formatters do for their common cases)."""
+    hay = "\n" + "\n".join(lines)
+    at = pos = 0
+    for m in rx.finditer(hay):
+        at += hay.count("\n", pos, m.start())
+        pos = m.start()
+        yield at, m

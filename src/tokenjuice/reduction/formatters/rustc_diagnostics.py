@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
-from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters._common import Builder, matches_by_line
 from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit, is_error
 
 HEADER_RE = re.compile(r"^(error|warning|note|help|failure-note)(\[[\w:-]+\])?: (.+)$")
@@ -83,11 +83,7 @@ class Stream:
         if not self.detail_warnings:
             # Plain warning blocks (most of a long build log) in one regex step each;
             # the lines between them, and every other diagnostic, line by line.
-            hay = "\n" + "\n".join(lines)
-            at = pos = 0
-            for m in _BLOCK_RE.finditer(hay):
-                at += hay.count("\n", pos, m.start())
-                pos = m.start()
+            for at, m in matches_by_line(_BLOCK_RE, lines):
                 self._lines(lines, weights, base, done, at)
                 done = self._block(m, lines, weights, base, at)
         self._lines(lines, weights, base, done, len(lines))

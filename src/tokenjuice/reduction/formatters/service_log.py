@@ -16,7 +16,7 @@ from collections import deque
 
 from tokenjuice.reduction import signals
 from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
-from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters._common import Builder, matches_by_line
 
 ISO_RE = re.compile(r"^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d")
 SYSLOG_RE = re.compile(
@@ -83,11 +83,7 @@ class Stream:
     def feed(self, lines: list[str], weights: list[int]) -> None:
         done = 0
         if not self.syslog:
-            hay = "\n" + "\n".join(lines)
-            at = pos = 0
-            for m in _RUN_RE.finditer(hay):
-                at += hay.count("\n", pos, m.start())
-                pos = m.start()
+            for at, m in matches_by_line(_RUN_RE, lines):
                 n = m.group(0).count("\n")
                 # The last record may go on in continuation lines: read it line by line.
                 if at + n >= len(lines) or not _starts(lines[at + n], False):
