@@ -483,12 +483,16 @@ def _run_formatter(rule: Rule, lines: list[str], weights: list[int], ctx: Contex
     try:
         result = fn(fi)
     except Exception as exc:  # noqa: BLE001 - a formatter bug must not cost the output
-        _log.warn(f"formatter {name!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        _formatter_failed(rule, exc)
         return None
     if result is not None and len(result.weights) != len(result.lines):
         _log.warn(f"formatter {name!r} returned inconsistent weights; rule applied without it")
         return None
     return result
+
+
+def _formatter_failed(rule: Rule, exc: Exception) -> None:
+    _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
 
 
 def _signals() -> ModuleType:
@@ -510,7 +514,7 @@ def _open_stream(rule: Rule, ctx: Context) -> Stream | None:
     try:
         return cls(fctx)
     except Exception as exc:  # noqa: BLE001 - a formatter bug must not cost the output
-        _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        _formatter_failed(rule, exc)
         return None
 
 
@@ -525,7 +529,7 @@ def _feed(rule: Rule, stream: Stream | None, lines: list[str], weights: list[int
     except Exception as exc:
         if accepted:
             raise
-        _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        _formatter_failed(rule, exc)
         return None
     return stream
 
@@ -536,7 +540,7 @@ def _finish_stream(rule: Rule, stream: Stream, accepted: bool) -> FormatOutput |
     except Exception as exc:
         if accepted:
             raise
-        _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
+        _formatter_failed(rule, exc)
         return None
     if result is not None and len(result.weights) != len(result.lines):
         result = None
