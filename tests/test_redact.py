@@ -53,6 +53,11 @@ BEARER = "abcdef0123456789abcdef0123456789"
         ("DB_PASSWORD=Tr0ub4dor&3x", "secret-assignment", "Tr0ub4dor"),
         ('"client_secret": "f00ba4f00ba4f00ba4"', "secret-assignment", "f00ba4f00ba4f00ba4"),
         (PEM, "private-key", "MIIEowIBAAKCAQEA"),
+        # Names the trigger list once missed (only `access_key` / `private_key` were there).
+        ("accesskey: Zq8wXk29Lm3N", "secret-assignment", "Zq8wXk29Lm3N"),
+        ("access-key=Zq8wXk29Lm3N", "secret-assignment", "Zq8wXk29Lm3N"),
+        ("privatekey = Zq8wXk29Lm3N", "secret-assignment", "Zq8wXk29Lm3N"),
+        ("private-key: Zq8wXk29Lm3N", "secret-assignment", "Zq8wXk29Lm3N"),
     ],
 )
 def test_detectors(text: str, kind: str, secret: str) -> None:
