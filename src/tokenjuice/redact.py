@@ -172,7 +172,7 @@ _NOT_SECRET_NAME = (
 
 
 _first = itemgetter(0)
-_second = _start_key = itemgetter(1)
+_second = itemgetter(1)
 # Outputs are scanned for triggers in pieces of this many characters (bounded memory:
 # a piece and its lower-cased copy).
 _SCAN_CHUNK = 1 << 14
@@ -235,7 +235,7 @@ class _Triggers:
                 aligned = aligned and len(low) == len(seg)
             if c + _SCAN_CHUNK < n:
                 # Matches starting in the overlap are the next piece's.
-                matches = matches[: bisect_left(matches, _SCAN_CHUNK, key=_start_key)]
+                matches = matches[: bisect_left(matches, _SCAN_CHUNK, key=_second)]
             if not matches:
                 continue
             keys = list(map(_first, matches))
@@ -279,14 +279,6 @@ class Redactor:
         self.allow = frozenset(allow)
         self._detectors = _DETECTORS
         self._triggers: _Triggers | None = None
-        # Case-insensitive keyword patterns are slow in `re` (no literal prefix to skip
-        # to); without trigger positions their candidates are found in the lowercased
-        # copy instead, which has the same offsets on ASCII text.
-        self._fast: dict[int, str] = {}
-        for i, det in enumerate(_DETECTORS):
-            pattern = det.pattern
-            if pattern.startswith("(?i:") and ")" in pattern:
-                self._fast[i] = f"(?:{pattern[4 : pattern.index(')')]})"
         self._extra: list[re.Pattern[str]] = []
         for p in extra_patterns:
             try:
@@ -304,7 +296,7 @@ class Redactor:
         if self._triggers is None:
             self._triggers = _Triggers(t for det in self._detectors for t in det.triggers)
         present, where = self._triggers.scan(text)
-        for i, det in enumerate(self._detectors):
+        for det in self._detectors:
             if not present:
                 break
             starts = _starts(text, det, present, where)
@@ -312,10 +304,8 @@ class Redactor:
                 continue
             rx = re.compile(det.pattern)
             repl = self._replacer(det.kind, det.group, found)
-            if starts is not None:
-                new = _sub_at(rx, text, starts, repl)
-            else:
-                new = self._sub_all(i, rx, text, repl)
+            # Positions unknown (a short text): the whole text is scanned.
+            new = _sub_at(rx, text, starts, repl) if starts is not None else rx.sub(repl, text)
             if new is not text:
                 # Offsets after a replacement moved: find the triggers again (rare).
                 text = new
@@ -323,15 +313,6 @@ class Redactor:
         for rx in self._extra:
             text = rx.sub(self._replacer("custom", 0, found), text)
         return text, found
-
-    def _sub_all(self, i: int, rx: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str]) -> str:
-        """`rx.sub` over the whole text (trigger positions unknown)."""
-        fast_pattern = self._fast.get(i)
-        if fast_pattern is not None and text.isascii():
-            lowered = text.lower()
-            starts = [m.start() for m in re.finditer(fast_pattern, lowered)]
-            return _sub_at(rx, text, starts, repl)
-        return rx.sub(repl, text)
 
     def _replacer(self, kind: str, group: int, found: dict[str, int]) -> Callable[[re.Match[str]], str]:
         allow = self.allow
