@@ -23,7 +23,7 @@ from tokenjuice.rules.rule import FALLBACK_ID, LAYER_RANK, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
     # A parsed rule: (layer, path, data, marshalled data). From the cache `data` is only
@@ -161,15 +161,31 @@ class RuleSet:
 
 def rule_files(directory: str) -> list[str]:
     """Rule files under `directory`, in a stable order."""
-    files: list[str] = []
-    if not os.path.isdir(directory):
-        return files
-    for root, dirs, names in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
-        for name in sorted(names):
-            if name.endswith(".json") and not name.startswith((".", "_")) and not name.endswith(_NOT_RULES):
-                files.append(os.path.join(root, name))
-    return files
+    return [e.path for e in _rule_entries(directory)]
+
+
+def _rule_entries(directory: str) -> Iterator[os.DirEntry[str]]:
+    """The rule files of a directory, then those of its subdirectories, by name (as
+    `os.walk`: hidden and `_` entries skipped, linked directories not entered)."""
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return
+    subdirs = []
+    for e in entries:
+        name = e.name
+        if name.startswith((".", "_")):
+            continue
+        try:
+            if e.is_dir():
+                if not e.is_symlink():
+                    subdirs.append(e.path)
+            elif name.endswith(".json") and not name.endswith(_NOT_RULES):
+                yield e
+        except OSError:
+            continue
+    for sub in subdirs:
+        yield from _rule_entries(sub)
 
 
 def load_file(path: str) -> tuple[list[dict[str, Any]], list[Problem]]:
@@ -246,30 +262,16 @@ def _signature(layers: list[tuple[str, str | None]]) -> str:
     parts = [f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}"]
     for layer, directory in layers:
         parts.append(f"\0{layer}\0{directory}")
-        if directory is not None:
-            _stat_tree(directory, parts)
+        if directory is None:
+            continue
+        for e in _rule_entries(directory):
+            try:
+                st = e.stat()
+            except OSError:
+                continue
+            parts.append(f"\0{e.path}\0{st.st_size}\0{st.st_mtime_ns}")
     data = "".join(parts).encode("utf-8", "surrogateescape")
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data) & 0xFFFF:04x}"
-
-
-def _stat_tree(directory: str, parts: list[str]) -> None:
-    """Path, size and mtime of each rule file `rule_files` would list, in its order."""
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError:
-        return
-    for e in entries:
-        name = e.name
-        if name.startswith((".", "_")):
-            continue
-        try:
-            if e.is_dir(follow_symlinks=False):  # as os.walk: linked directories are not entered
-                _stat_tree(e.path, parts)
-            elif name.endswith(".json") and not name.endswith(_NOT_RULES):
-                st = e.stat()
-                parts.append(f"\0{e.path}\0{st.st_size}\0{st.st_mtime_ns}")
-        except OSError:
-            continue
 
 
 def _read_cache(key: str) -> tuple[list[Parsed], list[Problem]] | None:
