@@ -72,6 +72,7 @@ class Hints:
 def hits(matchers: list[Matcher], lines: list[str] | Lines, hints: Hints | None = None) -> list[bool]:
     """Per line: does any of the matchers match it."""
     batch = lines if isinstance(lines, Lines) else Lines(lines)
+    hints = hints if hints is not None else Hints()
     out: list[bool] | None = None
     for m in matchers:
         got = _one(m, batch, hints)
@@ -82,7 +83,7 @@ def hits(matchers: list[Matcher], lines: list[str] | Lines, hints: Hints | None 
 def weighted(matcher: Matcher, lines: list[str] | Lines, weights: list[int], hints: Hints | None = None) -> int:
     """The summed weights of the lines the matcher matches."""
     batch = lines if isinstance(lines, Lines) else Lines(lines)
-    return sum(compress(weights, _one(matcher, batch, hints)))
+    return sum(compress(weights, _one(matcher, batch, hints if hints is not None else Hints())))
 
 
 def _finder(m: Matcher) -> Any:
@@ -96,34 +97,28 @@ def _finder(m: Matcher) -> Any:
     return m.search
 
 
-def _one(m: Matcher, batch: Lines, hints: Hints | None) -> list[bool]:
+def _one(m: Matcher, batch: Lines, hints: Hints) -> list[bool]:
     text = batch.lines
     n = len(text)
     if n < _MIN_LINES:
         return list(map(bool, map(m.search, text)))
     key = id(m)
-    find = hints.finders.get(key) if hints is not None else None
+    find = hints.finders.get(key)
     if find is None:
-        find = _finder(m)
-        if hints is not None:
-            hints.finders[key] = find
-    if hints is not None and key in hints.dense:
+        find = hints.finders[key] = _finder(m)
+    if key in hints.dense:
         return list(map(bool, map(find, text)))
-    if hints is not None and key in hints.literals:
-        lit = hints.literals[key]
-    else:
+    if key not in hints.literals:
         from tokenjuice import prefilter
 
-        lit = prefilter.for_matcher(m)
-        if hints is not None:
-            hints.literals[key] = lit
+        hints.literals[key] = prefilter.for_matcher(m)
+    lit = hints.literals[key]
     if lit is None or (lit.fold and not batch.joined.isascii()):
         return list(map(bool, map(find, text)))
     hay = batch.lowered if lit.fold else batch.joined
     idx = _candidates(lit, hay, batch)
     if idx is None:
-        if hints is not None:
-            hints.dense.add(key)
+        hints.dense.add(key)
         return list(map(bool, map(find, text)))
     out = [False] * n
     for i, found in zip(idx, map(find, map(text.__getitem__, idx)), strict=True):
