@@ -84,9 +84,9 @@ class Stream:
             # Plain warning blocks (most of a long build log) in one regex step each;
             # the lines between them, and every other diagnostic, line by line.
             for at, m in matches_by_line(_BLOCK_RE, lines):
-                self._lines(lines, weights, base, done, at)
+                self._lines(lines, base, done, at)
                 done = self._block(m, lines, weights, base, at)
-        self._lines(lines, weights, base, done, len(lines))
+        self._lines(lines, base, done, len(lines))
 
     def _block(self, m: re.Match[str], lines: list[str], weights: list[int], base: int, h: int) -> int:
         """A plain warning (header line h): what `_lines` would make of it, without
@@ -144,17 +144,16 @@ class Stream:
         self.cur, self.sub, self.code_line, self.note_open = cur, None, None, last_note
         return end
 
-    def _lines(self, lines: list[str], weights: list[int], base: int, start: int, stop: int) -> None:
+    def _lines(self, lines: list[str], base: int, start: int, stop: int) -> None:
         """Lines start..stop, one Python step each; the common cases cost no regex: the
-        first character after the indent tells the snippet parts apart, a header can only
-        start unindented, and drops are counted in place."""
+        first character after the indent tells the snippet parts apart, and a header can
+        only start unindented."""
         if start >= stop:
             return
         col = self.col
         detail_warnings = self.detail_warnings
         cur, sub, code_line, note_open = self.cur, self.sub, self.code_line, self.note_open
         details = cur is not None and (is_error(cur.severity) or detail_warnings)
-        dropped = cur.dropped if cur is not None else {}
         part = lines[start:stop]
         for k, (line, stripped) in enumerate(zip(part, map(str.lstrip, part), strict=True), start):
             i = base + k
@@ -173,7 +172,6 @@ class Stream:
                     code_line = None
                     cur = col.diag(col.new(i, level, f"{level}{code}: {text}"))
                     details = is_error(cur.severity) or detail_warnings
-                    dropped = cur.dropped
                     continue
                 s = SHORT_RE.match(line) if (": error" in line or ": warning" in line) else None
                 if s:
@@ -200,9 +198,7 @@ class Stream:
                         where = f"line {code_line}: " if code_line else ""
                         cur.child(i, f"  {where}{label}")
                         continue
-                w = weights[k]
-                if w:
-                    dropped["snippets"] = dropped.get("snippets", 0) + w
+                cur.drop(i, "snippets")
                 continue
             if first.isdecimal():
                 c = CODE_RE.match(line)
@@ -214,9 +210,7 @@ class Stream:
                             # A kept `help:` shows its snippet with the fix applied: keep the new code.
                             cur.child(i, f"    {d.group(1)} {d.group(2)} {d.group(3)}")
                             continue
-                    w = weights[k]
-                    if w:
-                        dropped["snippets"] = dropped.get("snippets", 0) + w
+                    cur.drop(i, "snippets")
                     continue
             elif first == "-":
                 a = ARROW_RE.match(line)
@@ -263,7 +257,6 @@ class Stream:
             # Anything else ends the diagnostic (cargo's `Finished …`, program output).
             cur = sub = None
             details = False
-            dropped = {}
             if HINT_RE.match(line):
                 col.drop(i, "hints")
             else:
