@@ -4,6 +4,7 @@ round trip through the cache file, and is ignored when damaged or turned off."""
 from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found,unused-ignore]
+import json
 import os
 import re
 import subprocess
@@ -120,3 +121,18 @@ def test_flags_are_part_of_the_key(flags: int) -> None:
     pattern = r"(?x) a  b # verbose"
     args = _recache._record(pattern, flags, re.compile(pattern, flags))
     assert args is not None and args[1] == re.compile(pattern, flags).flags
+
+
+def test_a_repeated_reduction_compiles_nothing_new(tmp_path: Path) -> None:
+    # Patterns built at run time must be the same string in every process (whatever
+    # the hash seed), or each run misses them and rewrites the file.
+    fixture = json.loads((Path(__file__).parent / "fixtures/cargo-build/cargo-build-errors.json").read_text("utf-8"))
+    data = json.dumps({k: fixture[k] for k in ("command", "stdout", "stderr", "exitCode")})
+    cmd = [sys.executable, "-m", "tokenjuice", "reduce-json"]
+    e = {**os.environ, "TOKENJUICE_HOME": str(tmp_path)}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+    subprocess.run(cmd, input=data, env={**e, "PYTHONHASHSEED": "1"}, capture_output=True, text=True, check=True)
+    (cache,) = (tmp_path / "cache").glob("re-*.marshal")
+    before = cache.read_bytes()
+    subprocess.run(cmd, input=data, env={**e, "PYTHONHASHSEED": "2"}, capture_output=True, text=True, check=True)
+    assert cache.read_bytes() == before

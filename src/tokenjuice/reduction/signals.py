@@ -127,7 +127,9 @@ def _trie(words: Iterable[str]) -> str:
         by.setdefault(w[0], []).append(w[1:])
     parts = []
     for ch, rests in sorted(by.items()):
-        alts = sorted(set(rests), key=len, reverse=True)
+        # Longest first; ties by text so the pattern (a key of the regex cache) is the
+        # same string in every process, whatever the hash seed.
+        alts = sorted(set(rests), key=lambda a: (-len(a), a))
         inner = "|".join(re.escape(a) for a in alts if a)
         opt = "?" if "" in alts else ""
         parts.append(f"{re.escape(ch)}(?:{inner}){opt}" if inner else re.escape(ch))
