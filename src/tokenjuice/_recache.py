@@ -172,15 +172,8 @@ def _record(pattern: str, flags: int, compiled: re.Pattern[str]) -> tuple[Any, .
 def _write(entries: list[tuple[str, int, tuple[Any, ...]]]) -> None:
     import marshal
 
+    from tokenjuice._fs import write_atomic
+
     path: str = _state["path"]
-    directory = os.path.dirname(path)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    data = marshal.dumps(entries)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    write_atomic(path, marshal.dumps(entries), 0o600)
