@@ -2,7 +2,11 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import lost, reduce_fixture
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.helpers import load, lost, reduce_fixture
 from tests.reduction.formatters._devops import fi_text
 from tokenjuice.reduction.formatters import docker_logs
 
@@ -37,3 +41,58 @@ def test_nothing_repeats_nothing_to_fold() -> None:
     text = "\n".join(f"line {chr(65 + i % 26)}{'x' * (i // 26)} unique" for i in range(80))
     assert docker_logs.format(fi_text(text)) is None
     assert docker_logs.format(fi_text("a\nb\n")) is None
+
+
+def _shape_one(line: str) -> str:
+    """The shape of one line, as the formatter defines it (per line, the plain way)."""
+    shaped = re.sub(r"\b[0-9a-f]*\d[0-9a-f]*\b|\d+|\"[^\"]*\"|'[^']*'", "#", line)
+    return re.sub(r"\s+", " ", shaped)
+
+
+SHAPE_PIECES = st.sampled_from(
+    [
+        "GET",
+        " ",
+        "  ",
+        "\t",
+        "\r",
+        "\x0b",
+        "\x85",
+        "\x1c",
+        "\x1f",
+        "\xa0",
+        "\u2028",
+        "/items/",
+        "12",
+        "0x1f",
+        "deadbeef",
+        "abc",
+        '"',
+        "'",
+        "a1",
+        "ü",
+        "_",
+        "-",
+        "é3",
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(lines=st.lists(st.lists(SHAPE_PIECES, max_size=10).map("".join), min_size=1, max_size=8))
+def test_bulk_shapes_are_the_per_line_shapes(lines: list[str]) -> None:
+    assert docker_logs.line_shapes(lines) == [_shape_one(line) for line in lines]
+
+
+@pytest.mark.parametrize(
+    ("family", "fixture_id"),
+    [
+        ("docker", "docker-logs-errors"),
+        ("docker", "docker-compose-v1-logs"),
+        ("kubectl", "kubectl-logs-java-stacktrace"),
+    ],
+)
+def test_bulk_shapes_on_captured_logs(family: str, fixture_id: str) -> None:
+    lines = load(family, fixture_id)["combined"].split("\n")
+    assert len(lines) > 50
+    assert docker_logs.line_shapes(lines) == [_shape_one(line) for line in lines]

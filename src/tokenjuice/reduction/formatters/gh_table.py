@@ -66,16 +66,37 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
 
 
 def _cell(text: str) -> str:
+    if text[4:5] != "-":
+        return text  # not a timestamp (`2024-10-03T…`): no regex needed
     m = STAMP_RE.match(text)
     return m.group(1) if m else text
 
 
-def _render(template: str, cells: list[str]) -> str:
-    def sub(m: re.Match[str]) -> str:
-        k = int(m.group(1))
-        return cells[k] if k < len(cells) else ""
+_SEPS_RE = re.compile(r"(?: ·)+ ·")
+_SPACES_RE = re.compile(r"  +")
+_templates: dict[str, list[str | int]] = {}
 
-    out = FIELD_RE.sub(sub, template)
+
+def _pieces(template: str) -> list[str | int]:
+    """The template as literal text and column indices, parsed once."""
+    got = _templates.get(template)
+    if got is None:
+        got = []
+        pos = 0
+        for m in FIELD_RE.finditer(template):
+            got += [template[pos : m.start()], int(m.group(1))]
+            pos = m.end()
+        got.append(template[pos:])
+        _templates[template] = got
+    return got
+
+
+def _render(template: str, cells: list[str]) -> str:
+    n = len(cells)
+    out = "".join(p if isinstance(p, str) else (cells[p] if p < n else "") for p in _pieces(template))
     # Empty cells leave separators behind ("a ·  · b", "[]"): tidy them.
-    out = re.sub(r"(?: ·)+ ·", " ·", out.replace("[]", "")).strip(" ·")
-    return re.sub(r"  +", " ", out)
+    out = out.replace("[]", "")
+    if " · ·" in out:
+        out = _SEPS_RE.sub(" ·", out)
+    out = out.strip(" ·")
+    return _SPACES_RE.sub(" ", out) if "  " in out else out
