@@ -61,6 +61,10 @@ PIECES = st.sampled_from(
         "ValueError",
         "KeyboardInterrupt",
         "SystemExit",
+        "Failure",
+        "XFailure",
+        "My_Error",
+        "Exit",
         "assert",
         "panic",
         "not found",
@@ -107,6 +111,9 @@ def test_long_lines_are_judged_by_their_window() -> None:
     assert signals.is_diagnostic("E " + "y" * 10_000)
     assert signals.is_diagnostic("y" * 10_000 + " at f (a.js:1:2)")
     assert not signals.is_diagnostic("y" * 10_000)
+    # The window's tail starts a line of its own: a pytest `E` line there counts.
+    tail_e = "x" * 8_000 + "E " + "y" * (signals.SCAN_TAIL - 2)
+    assert signals.is_error(tail_e) and precise("error", tail_e)
 
 
 @settings(max_examples=300, deadline=None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,12 +28,13 @@ _ERROR_WORDS = (
     r"denied|unresolved|unexpected|invalid|missing|crash|crashed|killed|oom|exit code|exit status"
 )
 # The case-sensitive branches of ERROR_PATTERN.
-_CASED_ERROR = (
-    r"\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b"
-    r"|^E(?:\s|$)"  # pytest failure detail lines
-    r"|[✗✘✖×]\s"
-    r"|\bassert\w*\b"
-)
+_CLASS_SUFFIXES = ("Error", "Exception", "Exit", "Interrupt", "Failure")
+_CLASS_NAME = rf"\b[A-Z]\w*(?:{'|'.join(_CLASS_SUFFIXES)})\b"  # ValueError, SystemExit
+_PYTEST_E = r"^E(?:\s|$)"  # pytest failure detail lines
+_MARK_CHARS = "✗✘✖×"
+_MARKS = rf"[{_MARK_CHARS}]\s"
+_ASSERT = r"\bassert\w*\b"
+_CASED_ERROR = f"{_CLASS_NAME}|{_PYTEST_E}|{_MARKS}|{_ASSERT}"
 ERROR_PATTERN = rf"(?i:\b(?:{_ERROR_WORDS})\b)|{_CASED_ERROR}"
 LOCATION_PATTERN = (
     r"\.[A-Za-z][\w+-]{0,7}:\d+(?::\d+)?\b"  # path/file.ext:line[:col]
@@ -120,10 +122,16 @@ def _rx(name: str) -> re.Pattern[str]:
             rx = re.compile(rf"\b(?:{_trie(_ERROR_WORDS.split('|'))})\b")
         elif name == "lower_error_warning":
             rx = re.compile(rf"\b(?:{_trie([*_ERROR_WORDS.split('|'), *_WARNING_WORDS])})\b|\bdeprecat")
-        elif name == "cased_error":
-            rx = re.compile(_CASED_ERROR, re.MULTILINE)
-        elif name == "cased_diagnostic":
-            rx = re.compile(f"{_CASED_ERROR}|{LOCATION_PATTERN}", re.MULTILINE)
+        elif name == "class_name":
+            rx = re.compile(_CLASS_NAME)
+        elif name == "pytest_e":
+            rx = re.compile(_PYTEST_E, re.MULTILINE)
+        elif name == "marks":
+            rx = re.compile(_MARKS)
+        elif name == "assert":
+            rx = re.compile(_ASSERT)
+        elif name == "location":
+            rx = re.compile(LOCATION_PATTERN, re.MULTILINE)
         elif name == "locations":
             rx = re.compile("|".join(f"(?:{p})" for p in _LOCATION_PROBES), re.MULTILINE)
         else:  # pragma: no cover - internal names only
@@ -179,20 +187,35 @@ def _matches(text: str, *, warnings: bool, locations: bool) -> bool:
     """Does the precise pattern (errors, plus warnings and/or locations) match `text`?
 
     The patterns' case-insensitive alternations with word boundaries cost `re` about
-    25 µs on an 80-character line: it tries every branch at every position. ASCII text
-    is matched in two parts instead, with the same answer: the keywords case-sensitively
-    on the lower-cased text, the case-sensitive branches on the text itself. Other text
-    is first checked for a keyword stem, then matched with the full pattern.
+    25 µs on an 80-character line: it tries every branch at every position. They are
+    matched in two parts instead, with the same answer: the keywords case-sensitively
+    on the lower-cased text, the case-sensitive branches on the text itself. That holds
+    for every character but `İ`, `ı` and `ſ` (`re` folds them to ASCII letters,
+    `str.lower` does not; found by trying every code point, as was that lower-casing
+    keeps what `\\w` matches): text with one of those takes the full pattern.
     """
-    if text.isascii():
+    ascii_text = text.isascii()
+    if ascii_text or not _has_fold(text):
         lower = _rx("lower_error_warning" if warnings else "lower_error")
-        if lower.search(text.lower()) is not None:
-            return True
-        return _rx("cased_diagnostic" if locations else "cased_error").search(text) is not None
+        return lower.search(text.lower()) is not None or _cased(text, locations, ascii_text)
     if not _may_match(text, locations):
         return False
     name = "diagnostic" if locations else ("error_warning" if warnings else "error")
     return _rx(name).search(text) is not None
+
+
+def _cased(text: str, locations: bool, ascii_text: bool) -> bool:
+    """The case-sensitive branches (and locations), each tried only when the text holds
+    what a match of it must contain."""
+    if any(s in text for s in _CLASS_SUFFIXES) and _rx("class_name").search(text) is not None:
+        return True
+    if (text[:1] == "E" or "\nE" in text) and _rx("pytest_e").search(text) is not None:
+        return True
+    if "assert" in text and _rx("assert").search(text) is not None:
+        return True
+    if not ascii_text and any(c in text for c in _MARK_CHARS) and _rx("marks").search(text) is not None:
+        return True
+    return locations and _rx("locations").search(text) is not None and _rx("location").search(text) is not None
 
 
 def is_diagnostic(line: str) -> bool:
@@ -234,8 +257,7 @@ def find(lines: list[str], indices: list[int] | None = None, *, locations: bool 
         low_parts = [p.lower() for p in parts]
         low_offsets = _offsets(low_parts)
         lowered = "\n".join(low_parts)
-    for m in _rx("stems_ew").finditer(lowered):
-        candidates.add(bisect_right(low_offsets, m.start()) - 1)
+    _lines_with(_rx("stems_ew"), lowered, low_offsets, candidates)
     if not text.isascii() and _has_fold(text):
         candidates.update(k for k, p in enumerate(parts) if _has_fold(p))
     # pytest detail lines ("E   +  where …") may carry no keyword at all.
@@ -246,16 +268,26 @@ def find(lines: list[str], indices: list[int] | None = None, *, locations: bool 
         candidates.add(bisect_right(offsets, j + 1) - 1)
         j = text.find("\nE", j + 1)
     if locations:
-        for m in _rx("locations").finditer(text):
-            candidates.add(bisect_right(offsets, m.start()) - 1)
+        _lines_with(_rx("locations"), text, offsets, candidates)
     return {idx[k] for k in candidates if _matches(parts[k], warnings=True, locations=locations)}
 
 
 def _offsets(parts: list[str]) -> list[int]:
     """Where each part starts in the parts joined by newlines."""
-    offsets: list[int] = []
-    pos = 0
-    for p in parts:
-        offsets.append(pos)
-        pos += len(p) + 1
-    return offsets
+    ends = list(accumulate(map((1).__add__, map(len, parts)), initial=0))
+    ends.pop()
+    return ends
+
+
+def _lines_with(rx: re.Pattern[str], text: str, offsets: list[int], out: set[int]) -> None:
+    """Add to `out` the lines of `text` (starting at `offsets`) where `rx` matches: one
+    search per such line, resumed at the next line (a line with many hits costs one)."""
+    search = rx.search
+    n = len(offsets)
+    m = search(text)
+    while m is not None:
+        k = bisect_right(offsets, m.start()) - 1
+        out.add(k)
+        if k + 1 >= n:
+            return
+        m = search(text, offsets[k + 1])
