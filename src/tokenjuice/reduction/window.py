@@ -186,11 +186,22 @@ class Collector:
                 used += len(texts[j - 1]) + 1
                 j -= 1
             cut = j
+        if cut > i:
+            # A line before `cut` does not fit the tail with the lines after it, so no
+            # line the tail holds from earlier batches does either: one by one, these
+            # lines would have pushed them all out.
+            while self._tail:
+                old = self._tail.popleft()
+                self._tail_used -= len(old.text) + 1
+                if not old.protected:
+                    self._kill(old)
         start = i
         for j in sorted(p for p in prot if start <= p < cut):
-            self.pending_gap += sum(weights[i:j])
-            self.count += j - i
-            self.total_weight += sum(weights[i:j])
+            if j > i:
+                w = sum(weights[i:j])
+                self.pending_gap += w
+                self.total_weight += w
+                self.count += j - i
             self._add_protected_only(texts[j], weights[j])
             i = j + 1
         self.pending_gap += sum(weights[i:cut])
