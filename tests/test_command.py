@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice.command import analyze, is_raw_request, tokenize
 
@@ -164,3 +166,15 @@ def test_npm_script_body_from_the_output_header() -> None:
     # A header for another script, or no header, changes nothing.
     assert with_script_from_output(analyze("npm test"), "> shop@1.0.0 build\n> tsc\n").program == "npm"
     assert with_script_from_output(analyze("npm test"), "plain output\n").program == "npm"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=12), max_size=5))
+def test_command_text_is_shlex_join(argv: list[str]) -> None:
+    """The effective command is shell-quoted exactly as `shlex.join` quotes it."""
+    import shlex
+
+    from tokenjuice.command import _shell_quote
+
+    assert " ".join(map(_shell_quote, argv)) == shlex.join(argv)
+    assert all(_shell_quote(a) == shlex.quote(a) for a in ["", "a b", "it's", "ünï", "x$y", "-_=+@%:,./"])

@@ -136,3 +136,60 @@ def test_a_repeated_reduction_compiles_nothing_new(tmp_path: Path) -> None:
     before = cache.read_bytes()
     subprocess.run(cmd, input=data, env={**e, "PYTHONHASHSEED": "2"}, capture_output=True, text=True, check=True)
     assert cache.read_bytes() == before
+
+
+FACT_SCRIPT = """
+import re, sys
+from tokenjuice import _recache
+_recache.load()
+calls = []
+def compute(pattern, flags):
+    calls.append(pattern)
+    return ("literal", bool(flags))
+got = _recache.fact("test", sys.argv[1], re.IGNORECASE, compute)
+_recache.save()
+print(len(calls), got)
+"""
+
+
+def test_facts_round_trip_through_the_file(tmp_path: Path) -> None:
+    """A fact about a pattern is computed once; later processes read it (a flag given
+    as `re.RegexFlag` is stored as the int it is)."""
+    e = {**os.environ, "TOKENJUICE_HOME": str(tmp_path)}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+
+    def run(**env: str) -> str:
+        cmd = [sys.executable, "-c", FACT_SCRIPT, r"a+b(?# fact)"]
+        return subprocess.run(cmd, env={**e, **env}, capture_output=True, text=True, check=True).stdout.strip()
+
+    assert run() == "1 ('literal', True)"
+    assert run() == "0 ('literal', True)"
+    assert run(TOKENJUICE_NO_CACHE="1") == "1 ('literal', True)"
+
+
+def test_risk_and_literals_come_from_the_cache_in_a_second_process(tmp_path: Path) -> None:
+    """After one reduction, the next parses none of the rule's patterns again."""
+    script = (
+        "import json, sys\n"
+        "from re import _parser\n"
+        "real = _parser.parse\n"
+        "seen = []\n"
+        "_parser.parse = lambda p, *a, **k: (seen.append(p), real(p, *a, **k))[1]\n"
+        "from tokenjuice.cli.main import main\n"
+        "main(['reduce', '--command', 'pytest -v', '--exit-code', '1', sys.argv[1]])\n"
+        "from tokenjuice import _recache\n"
+        "_recache.save()\n"
+        "sys.stderr.write(json.dumps([p for p in seen if 'PASSED' in str(p)]))\n"
+    )
+    lines = [f"tests/test_m.py::test_{i} PASSED [{i % 100:3d}%]" for i in range(400)]
+    out = tmp_path / "out.txt"
+    out.write_text("\n".join([*lines, "FAILED tests/test_m.py::test_x - assert 1 == 2", "1 failed, 400 passed"]))
+    e = {**os.environ, "TOKENJUICE_HOME": str(tmp_path / "home")}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+    runs = [
+        subprocess.run([sys.executable, "-c", script, str(out)], env=e, capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    assert json.loads(runs[0].stderr)  # the first process parses the skip pattern
+    assert json.loads(runs[1].stderr) == []
+    assert runs[0].stdout == runs[1].stdout

@@ -22,13 +22,24 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 MAX_ENTRIES = 256
 # Leave room in `re`'s cache for the host program's own patterns.
 _RE_CACHE_SPARE = 128
 
-_state: dict[str, Any] = {"loaded": False, "known": set(), "entries": [], "baseline": None, "path": None}
+MAX_FACTS = 2048
+_state: dict[str, Any] = {
+    "loaded": False,
+    "known": set(),
+    "entries": [],
+    "baseline": None,
+    "path": None,
+    "facts": {},
+    "new_facts": False,
+}
+_MISSING = object()
 
 
 def _enabled() -> bool:
@@ -70,9 +81,14 @@ def load() -> None:
         atexit.register(save)
         try:
             with open(path, "rb") as f:
-                entries = marshal.loads(f.read())
+                data = marshal.loads(f.read())
         except (OSError, EOFError, ValueError, TypeError):
-            entries = []
+            data = {}
+        # A list is the layout before facts were kept.
+        entries = data if isinstance(data, list) else data.get("re", []) if isinstance(data, dict) else []
+        facts = data.get("facts") if isinstance(data, dict) else None
+        if isinstance(facts, dict):
+            _state["facts"] = facts
         known: set[tuple[str, int]] = _state["known"]
         kept = []
         for pattern, flags, args in entries:
@@ -90,6 +106,34 @@ def load() -> None:
         _state["baseline"] = set(cache)
     except Exception:  # noqa: BLE001 - the cache must never cost a reduction
         _state["baseline"] = None
+
+
+def fact(kind: str, pattern: str, flags: int, compute: Callable[[str, int], Any]) -> Any:
+    """`compute(pattern, flags)`, remembered across processes: what a pattern's parse
+    tells (its backtracking risk, its required literals) is the same every time, and
+    parsing it costs more than matching a small output. The value must be plain data
+    (marshal); without the cache it is computed every time."""
+    flags = int(flags)  # a `re.RegexFlag` is an int subclass, which marshal refuses
+    key = (kind, pattern, flags)
+    facts: dict[tuple[str, str, int], Any] = _state["facts"]
+    got = facts.get(key, _MISSING)
+    if got is _MISSING:
+        got = compute(pattern, flags)
+        if _state["baseline"] is not None and len(facts) < MAX_FACTS and _plain(got):
+            facts[key] = got
+            _state["new_facts"] = True
+    return got
+
+
+def _plain(value: Any) -> bool:
+    """Can marshal store it (one odd value must not cost the whole file)?"""
+    import marshal
+
+    try:
+        marshal.dumps(value)
+    except ValueError:
+        return False
+    return True
 
 
 def save() -> None:
@@ -110,14 +154,13 @@ def save() -> None:
             and (k[1], k[2]) not in known
             and not k[2] & re.DEBUG
         ]
-        if not new:
-            return
         recorded = [(k[1], k[2], args) for k in new if (args := _record(k[1], k[2], cache[k])) is not None]
-        if not recorded:
+        if not recorded and not _state["new_facts"]:
             return
         entries = (_state["entries"] + recorded)[-MAX_ENTRIES:]
-        _write(entries)
+        _write(entries, _state["facts"])
         _state["entries"] = entries
+        _state["new_facts"] = False
         known.update((p, f) for p, f, _ in recorded)
         baseline.update(new)
     except Exception:  # noqa: BLE001 - the cache must never cost a reduction
@@ -169,11 +212,11 @@ def _record(pattern: str, flags: int, compiled: re.Pattern[str]) -> tuple[Any, .
     return args if same else None
 
 
-def _write(entries: list[tuple[str, int, tuple[Any, ...]]]) -> None:
+def _write(entries: list[tuple[str, int, tuple[Any, ...]]], facts: dict[tuple[str, str, int], Any]) -> None:
     import marshal
 
     from tokenjuice._fs import write_atomic
 
     path: str = _state["path"]
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    write_atomic(path, marshal.dumps(entries), 0o600)
+    write_atomic(path, marshal.dumps({"re": entries, "facts": facts}), 0o600)

@@ -678,9 +678,7 @@ class CommandInfo:
     @property
     def text(self) -> str:
         """The effective command as a shell-quoted string."""
-        import shlex
-
-        return shlex.join(self.argv) if self.argv else ""
+        return " ".join(map(_shell_quote, self.argv))
 
     def program_aliases(self) -> tuple[str, ...]:
         """Names `argv0` matching accepts: `python3.11` also answers to `python3` and `python`."""
@@ -1016,10 +1014,18 @@ def _unwrap_package_script(
     return ""
 
 
-def _shell_quote(s: str) -> str:
-    import shlex
+# What `shlex.quote` leaves unquoted (its `[\w@%+=:,./-]` with `re.ASCII`); spelt out so
+# the hot path does not import `shlex` for one function.
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
 
-    return shlex.quote(s)
+
+def _shell_quote(s: str) -> str:
+    """`shlex.quote`: the word as the shell reads it back."""
+    if not s:
+        return "''"
+    if _SHELL_SAFE.issuperset(s):
+        return s
+    return "'" + s.replace("'", "'\"'\"'") + "'"
 
 
 def _package_script(cwd: str | None, script: str) -> str | None:

@@ -130,6 +130,13 @@ def _is_hex(s: str) -> bool:
 
 def risk(pattern: str, flags: int = 0) -> str | None:
     """Why `pattern` could backtrack catastrophically, or None when it cannot."""
+    from tokenjuice import _recache
+
+    why: str | None = _recache.fact("risk", pattern, flags, _risk)
+    return why
+
+
+def _risk(pattern: str, flags: int) -> str | None:
     try:
         from re import _constants as c  # type: ignore[attr-defined]
         from re import _parser  # type: ignore[attr-defined]

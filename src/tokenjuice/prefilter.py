@@ -159,6 +159,16 @@ def required(pattern: str, flags: int = 0) -> Literals | None:
     key = (pattern, flags & re.IGNORECASE)
     if key in _cache:
         return _cache[key]
+    from tokenjuice import _recache
+
+    got = _recache.fact("required", pattern, flags & re.IGNORECASE, _required)
+    result = Literals(tuple(got[0]), bool(got[1])) if got else None
+    _cache[key] = result
+    return result
+
+
+def _required(pattern: str, flags: int) -> tuple[tuple[str, ...], bool] | None:
+    """`required` as plain data (the cross-process cache keeps it)."""
     result: Literals | None = None
     try:
         from re import _constants as c  # type: ignore[attr-defined]
@@ -174,8 +184,7 @@ def required(pattern: str, flags: int = 0) -> Literals | None:
         if strings and min(len(s) for s in strings) >= MIN_CHARS:
             fold = info.fold
             result = Literals(tuple(sorted(s.lower() for s in strings) if fold else sorted(strings)), fold)
-    _cache[key] = result
-    return result
+    return (result.strings, result.fold) if result is not None else None
 
 
 _anchored: dict[tuple[str, int], bool] = {}
@@ -188,18 +197,23 @@ def anchored(pattern: str, flags: int = 0) -> bool:
     key = (pattern, flags)
     got = _anchored.get(key)
     if got is None:
-        got = False
-        if not flags & re.MULTILINE:
-            try:
-                from re import _constants as c  # type: ignore[attr-defined]
-                from re import _parser  # type: ignore[attr-defined]
+        from tokenjuice import _recache
 
-                tree = _parser.parse(pattern, flags)
-                got = not tree.state.flags & re.MULTILINE and _starts_at_beginning(list(tree), c)
-            except Exception:  # noqa: BLE001 - not parseable by `re`: plain search
-                got = False
-        _anchored[key] = got
+        got = _anchored[key] = bool(_recache.fact("anchored", pattern, flags, _is_anchored))
     return got
+
+
+def _is_anchored(pattern: str, flags: int) -> bool:
+    if flags & re.MULTILINE:
+        return False
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        tree = _parser.parse(pattern, flags)
+        return not tree.state.flags & re.MULTILINE and _starts_at_beginning(list(tree), c)
+    except Exception:  # noqa: BLE001 - not parseable by `re`: plain search
+        return False
 
 
 def _starts_at_beginning(items: list[Any], c: Any) -> bool:

@@ -124,3 +124,8 @@ def test_batch_find_gets_the_precise_answer(lines: list[str]) -> None:
     for locations, name in ((True, "diagnostic"), (False, "error_warning")):
         expected = {i for i, line in enumerate(lines) if precise(name, line)}
         assert signals.find(lines, locations=locations) == expected
+
+
+def test_the_class_name_gate_knows_every_suffix() -> None:
+    assert all(signals._has_class_suffix(f"x {s} y") for s in signals._CLASS_SUFFIXES)
+    assert not signals._has_class_suffix("error exception exit interrupt failure")

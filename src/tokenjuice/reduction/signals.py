@@ -207,7 +207,7 @@ def _matches(text: str, *, warnings: bool, locations: bool) -> bool:
 def _cased(text: str, locations: bool, ascii_text: bool) -> bool:
     """The case-sensitive branches (and locations), each tried only when the text holds
     what a match of it must contain."""
-    if any(s in text for s in _CLASS_SUFFIXES) and _rx("class_name").search(text) is not None:
+    if _has_class_suffix(text) and _rx("class_name").search(text) is not None:
         return True
     if (text[:1] == "E" or "\nE" in text) and _rx("pytest_e").search(text) is not None:
         return True
@@ -216,6 +216,11 @@ def _cased(text: str, locations: bool, ascii_text: bool) -> bool:
     if not ascii_text and any(c in text for c in _MARK_CHARS) and _rx("marks").search(text) is not None:
         return True
     return locations and _rx("locations").search(text) is not None and _rx("location").search(text) is not None
+
+
+def _has_class_suffix(text: str) -> bool:
+    # _CLASS_SUFFIXES spelt out: a chain of `in` costs a third of `any()` over them.
+    return "Error" in text or "Exception" in text or "Exit" in text or "Interrupt" in text or "Failure" in text
 
 
 def is_diagnostic(line: str) -> bool:

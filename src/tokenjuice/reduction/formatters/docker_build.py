@@ -79,6 +79,12 @@ def _buildkit(fi: FormatInput) -> FormatOutput:
     keep_output: set[int] = set()
     for vid in failed:
         keep_output.update(outputs.get(vid, [])[-tail_n:] if tail_n else [])
+    # Step output that reads as an error or warning: judged for all lines at once.
+    out_idx = [i for idx in outputs.values() for i in idx]
+    out_text = [TIMED_RE.sub("", VERTEX_RE.match(lines[i]).group(2), count=1) for i in out_idx]  # type: ignore[union-attr]
+    loud = {out_idx[k] for k in signals.find(out_text, locations=False)}
+    loud.update(i for i, t in zip(out_idx, out_text, strict=True) if ERROR_RE.search(t))
+    timed = set(out_idx)
 
     b = Builder(lines, fi.weights)
     steps = 0
@@ -123,7 +129,7 @@ def _buildkit(fi: FormatInput) -> FormatOutput:
             b.keep(i, protect=True)
         elif PROGRESS_RE.match(rest):
             b.drop(i, "progress")
-        elif i in keep_output or _is_error(TIMED_RE.sub("", rest, count=1)):
+        elif i in keep_output or (i in loud if i in timed else _is_error(TIMED_RE.sub("", rest, count=1))):
             b.keep(i, protect=True)
         elif lines[header_of.get(vid, i)].startswith(f"#{vid} [internal]"):
             b.drop(i, "internal steps")
