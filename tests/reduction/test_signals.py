@@ -121,9 +121,13 @@ def test_long_lines_are_judged_by_their_window() -> None:
 def test_batch_find_gets_the_precise_answer(lines: list[str]) -> None:
     """`find` (stems and location probes over the joined batch, then the precise
     pattern on candidates) marks exactly the lines the precise pattern matches."""
-    for locations, name in ((True, "diagnostic"), (False, "error_warning")):
+    for locations, warnings, name in (
+        (True, True, "diagnostic"),
+        (False, True, "error_warning"),
+        (False, False, "error"),
+    ):
         expected = {i for i, line in enumerate(lines) if precise(name, line)}
-        assert signals.find(lines, locations=locations) == expected
+        assert signals.find(lines, locations=locations, warnings=warnings) == expected
 
 
 def test_the_class_name_gate_knows_every_suffix() -> None:

@@ -235,12 +235,16 @@ def is_error(line: str) -> bool:
     return _matches(scan_window(line), warnings=False, locations=False)
 
 
-def find(lines: list[str], indices: list[int] | None = None, *, locations: bool = True) -> set[int]:
+def find(
+    lines: list[str], indices: list[int] | None = None, *, locations: bool = True, warnings: bool = True
+) -> set[int]:
     """Indices (into `lines`) of signal lines among `indices` (default: all).
 
     With `locations`, `file:line` shapes count too (failing runs); without, only errors
-    and warnings (successful runs on the generic path).
+    and warnings (successful runs on the generic path). Without `warnings` (and without
+    `locations`), the lines `is_error` accepts.
     """
+    warnings = warnings or locations
     idx = list(range(len(lines))) if indices is None else indices
     if not idx:
         return set()
@@ -248,7 +252,9 @@ def find(lines: list[str], indices: list[int] | None = None, *, locations: bool 
     if len(parts) <= _DIRECT_LINES:
         # A few lines (a formatter's output): the precise patterns alone.
         return {
-            i for i, p in zip(idx, parts, strict=True) if _matches(scan_window(p), warnings=True, locations=locations)
+            i
+            for i, p in zip(idx, parts, strict=True)
+            if _matches(scan_window(p), warnings=warnings, locations=locations)
         }
     if max(map(len, parts)) > SCAN_HEAD + SCAN_TAIL:
         parts = [scan_window(p) for p in parts]
@@ -274,7 +280,7 @@ def find(lines: list[str], indices: list[int] | None = None, *, locations: bool 
         j = text.find("\nE", j + 1)
     if locations:
         _lines_with(_rx("locations"), text, offsets, candidates)
-    return {idx[k] for k in candidates if _matches(parts[k], warnings=True, locations=locations)}
+    return {idx[k] for k in candidates if _matches(parts[k], warnings=warnings, locations=locations)}
 
 
 def _offsets(parts: list[str]) -> list[int]:
