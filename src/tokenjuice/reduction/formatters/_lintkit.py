@@ -184,17 +184,20 @@ class DiffFolder:
 
     def feed(self, i: int) -> bool:
         line = self.lines[i]
-        nxt = self.lines[i + 1] if i + 1 < len(self.lines) else ""
-        m = DIFF_OLD_RE.match(line)
-        if m and DIFF_NEW_RE.match(nxt):
-            self.in_hunk = False
-            self.files += 1
-            self.out.keep(i, protect=True, text=f"--- {m.group(1)}")
-            return True
-        if DIFF_NEW_RE.match(line) and i > 0 and DIFF_OLD_RE.match(self.lines[i - 1]):
-            self.out.drop(i, "diff headers")
-            return True
-        if HUNK_RE.match(line):
+        # Each header pattern starts with its own literal: most lines need no regex.
+        if line.startswith("--- "):
+            nxt = self.lines[i + 1] if i + 1 < len(self.lines) else ""
+            m = DIFF_OLD_RE.match(line)
+            if m and DIFF_NEW_RE.match(nxt):
+                self.in_hunk = False
+                self.files += 1
+                self.out.keep(i, protect=True, text=f"--- {m.group(1)}")
+                return True
+        elif line.startswith("+++ "):
+            if DIFF_NEW_RE.match(line) and i > 0 and DIFF_OLD_RE.match(self.lines[i - 1]):
+                self.out.drop(i, "diff headers")
+                return True
+        elif line.startswith("@@ ") and HUNK_RE.match(line):
             self.in_hunk = True
             self.out.keep(i, protect=True)
             return True
