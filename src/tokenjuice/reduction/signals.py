@@ -163,17 +163,6 @@ def scan_window(line: str) -> str:
     return line[:SCAN_HEAD] + "\n" + line[-SCAN_TAIL:]
 
 
-def _may_match(text: str, locations: bool) -> bool:
-    """Could a precise pattern match `text`? False only when it cannot: no keyword stem
-    in the lower-cased text, no pytest `E` line and (with `locations`) no location
-    shape."""
-    if text[:1] == "E" or "\nE" in text or (not text.isascii() and _has_fold(text)):
-        return True
-    if _rx("stems_ew").search(text.lower()) is not None:
-        return True
-    return locations and _rx("locations").search(text) is not None
-
-
 # The letters `re` matches case-insensitively with an ASCII letter whose `str.lower`
 # is not that letter (found by trying every code point): `ſ` is an `s` to `re`.
 _FOLDS = ("\u0130", "\u0131", "\u017f")
@@ -198,8 +187,6 @@ def _matches(text: str, *, warnings: bool, locations: bool) -> bool:
     if ascii_text or not _has_fold(text):
         lower = _rx("lower_error_warning" if warnings else "lower_error")
         return lower.search(text.lower()) is not None or _cased(text, locations, ascii_text)
-    if not _may_match(text, locations):
-        return False
     name = "diagnostic" if locations else ("error_warning" if warnings else "error")
     return _rx(name).search(text) is not None
 
