@@ -62,3 +62,50 @@ def test_a_batch_that_overflows_the_recent_half_pushes_out_earlier_lines() -> No
     body = _finish(many, 1_000)[0]
     assert body == _finish(one, 1_000)[0]
     assert body == ["x" * 9, window.marker(2), "c" * 4]
+
+
+ALL_LINES = st.lists(
+    st.tuples(st.text(alphabet="ab \t", max_size=40), st.integers(0, 3), st.booleans()),
+    max_size=150,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    lines=ALL_LINES,
+    limit=st.integers(1, 1_500),
+    max_line=st.integers(5, 50),
+    tail_bias=st.booleans(),
+    factor=st.integers(1, 4),
+    repeats=st.booleans(),
+    no_protected=st.booleans(),
+)
+def test_finish_all_equals_a_collector_holding_every_line(
+    lines: list[tuple[str, int, bool]],
+    limit: int,
+    max_line: int,
+    tail_bias: bool,
+    factor: int,
+    repeats: bool,
+    no_protected: bool,
+) -> None:
+    """A formatter's final output skips the collector: the budget is fitted on the
+    lists. A collector whose head holds every line is the definition."""
+    texts = [t for t, _, _ in lines]
+    weights = [w for _, w, _ in lines]
+    protected = None if no_protected else [p for _, _, p in lines]
+    c = window.Collector(len(lines), 0)
+    for i, text in enumerate(texts):
+        c.add(text, weights[i], bool(protected and protected[i]))
+    want = c.finish(limit, max_line, tail_bias=tail_bias, protected_factor=factor, show_repeats=repeats)
+    got = window.finish_all(
+        texts, weights, protected, limit, max_line, tail_bias=tail_bias, protected_factor=factor, show_repeats=repeats
+    )
+    assert got == want
+
+
+def test_central_first_is_the_stable_sort_by_centrality() -> None:
+    for tail_bias in (False, True):
+        for n in range(200):
+            want = sorted(range(n), key=lambda i: window._centrality(i, max(n, 1), tail_bias))
+            assert list(window._central_first(n, tail_bias)) == want

@@ -394,29 +394,60 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             out.headline = fo.headline
             headline_weight = fo.headline_weight
             show_repeats = False
+        # Only the lines the formatter left unprotected need the checks.
         if protect:
-            hits = _hits(protect, lines, hints)
-            protected = hits if protected is None else list(map(operator.or_, protected, hits))
+            if protected is None:
+                protected = _hits(protect, lines, hints)
+            else:
+                rest = list(compress(count(), map(operator.not_, protected)))
+                protected = list(protected)
+                for i, hit in zip(rest, _hits(protect, [lines[i] for i in rest], hints), strict=True):
+                    if hit:
+                        protected[i] = True
         if ctx.failed:
-            diag_idx = _signals().find(lines, locations=True)
+            unprotected = list(compress(count(), map(operator.not_, protected))) if protected is not None else None
+            diag_idx = _signals().find(lines, unprotected, locations=True)
             if diag_idx:
                 protected = list(protected) if protected is not None else [False] * len(lines)
                 for i in diag_idx:
                     protected[i] = True
         factor = max_factor or (window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR)
-        collector = window.Collector(head, tail, keep_all=final, protected_chars=limit * factor * 2)
+        if final:
+            # The formatter chose what to show: only the budget applies.
+            if any(map(str.strip, lines)):
+                body, omitted, shortened, kept = window.finish_all(
+                    lines,
+                    line_weights,
+                    protected,
+                    limit,
+                    budget.max_line_chars,
+                    tail_bias=ctx.failed,
+                    protected_factor=factor,
+                    show_repeats=show_repeats,
+                )
+                out.body = body
+                out.drop("middle", omitted)
+                out.shortened = shortened
+                out.lines_kept = kept + headline_weight
+                return out
+            return _on_empty(d, out, headline_weight)
+        collector = window.Collector(head, tail, protected_chars=limit * factor * 2)
         for i, line in enumerate(lines):
             collector.add(line, line_weights[i], bool(protected and protected[i]))
 
     if not any(e.text.strip() for e in collector.entries):
         # Nothing but blank lines survived (or a window of 0 lines kept nothing).
-        on_empty = d.get("onEmpty")
-        out.body = [on_empty] if on_empty and not out.headline else []
-        out.lines_kept = headline_weight
-        out.drop("middle", out.lines_total - sum(out.omitted.values()) - headline_weight)
-        return out
+        return _on_empty(d, out, headline_weight)
     _finish(collector, ctx, out, essential=essential, show_repeats=show_repeats, max_factor=max_factor)
     out.lines_kept += headline_weight
+    return out
+
+
+def _on_empty(d: dict[str, Any], out: Outcome, headline_weight: int) -> Outcome:
+    on_empty = d.get("onEmpty")
+    out.body = [on_empty] if on_empty and not out.headline else []
+    out.lines_kept = headline_weight
+    out.drop("middle", out.lines_total - sum(out.omitted.values()) - headline_weight)
     return out
 
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from collections import deque
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 DEFAULT_MAX_CHARS = 12_000
 # Protected (signal) lines may use this multiple of the budget before they are trimmed;
 # essential ones (every commit of a log, every changed line of a diff) far more.
@@ -81,7 +85,8 @@ class Collector:
     `head`/`tail` are line counts; `head_chars`/`tail_chars` optionally bound them by
     size as well (the generic capped path). `protected_chars` bounds how much protected
     text is held while collecting (the first half and the most recent half are kept).
-    `keep_all` keeps every line (formatters that already chose what to show).
+    (A formatter's final output, every line of which is kept until the budget is
+    fitted, goes to `finish_all` instead.)
     """
 
     def __init__(
@@ -92,14 +97,12 @@ class Collector:
         head_chars: int | None = None,
         tail_chars: int | None = None,
         protected_chars: int | None = None,
-        keep_all: bool = False,
     ) -> None:
         self.head = head
         self.tail = tail
         self.head_chars = head_chars
         self.tail_chars = tail_chars
         self.protected_chars = protected_chars
-        self.keep_all = keep_all
         self.entries: list[_Entry] = []
         self.pending_gap = 0
         self.count = 0  # lines seen
@@ -119,9 +122,6 @@ class Collector:
         index = self.count
         self.count += 1
         self.total_weight += weight
-        if self.keep_all:
-            self._append(text, weight, protected, index)
-            return
         size = len(text) + 1
         if (
             head_ok
@@ -170,10 +170,10 @@ class Collector:
         prot = protected or set()
         i = 0
         if head_ok:
-            while i < n and self._head_n < self.head and not self.keep_all:
+            while i < n and self._head_n < self.head:
                 self.add(texts[i], weights[i], i in prot)
                 i += 1
-        if self.keep_all or i >= n:
+        if i >= n:
             for j in range(i, n):
                 self.add(texts[j], weights[j], j in prot, head_ok=head_ok)
             return
@@ -302,11 +302,7 @@ class Collector:
         if self.pending_gap:
             body.append(marker(self.pending_gap))
             omitted += self.pending_gap
-        # Blank lines at the edges of the body are layout only.
-        while body and not body[-1].strip():
-            body.pop()
-        while body and not body[0].strip():
-            body.pop(0)
+        _trim_blank_edges(body)
         return body, omitted, shortened, kept
 
     def _fit(self, limit: int, max_line: int, tail_bias: bool, protected_factor: int) -> None:
@@ -317,9 +313,7 @@ class Collector:
         n = max(self.count, 1)
 
         def centrality(e: _Entry) -> int:
-            i = e.index
-            from_head = 2 * i if tail_bias else i
-            return -min(from_head, n - 1 - i)
+            return _centrality(e.index, n, tail_bias)
 
         unprot = sorted((e for e in entries if not e.protected), key=centrality)
         gaps = 0
@@ -337,3 +331,103 @@ class Collector:
                     break
                 e.alive = False
                 cost -= min(len(e.text), max_line) + 1
+
+
+def _centrality(i: int, n: int, tail_bias: bool) -> int:
+    """Sort key: the line furthest from both ends first (a failing run keeps twice as
+    much of its tail, so there the head counts double)."""
+    from_head = 2 * i if tail_bias else i
+    return -min(from_head, n - 1 - i)
+
+
+def finish_all(
+    texts: list[str],
+    weights: list[int],
+    protected: list[bool] | None,
+    limit: int,
+    max_line: int,
+    *,
+    tail_bias: bool,
+    protected_factor: int,
+    show_repeats: bool = True,
+) -> tuple[list[str], int, int, int]:
+    """Every line kept, then fitted to the budget and rendered: what a `Collector` that
+    holds all of them gives from `finish`, without an entry per line (a formatter's
+    final output can be thousands of lines, most of which fit)."""
+    n = len(texts)
+    long_lines = max(map(len, texts), default=0) > max_line
+    cost = sum(min(len(t), max_line) for t in texts) if long_lines else sum(map(len, texts))
+    cost += n
+    alive: list[bool] | None = None
+    if cost > limit:
+        alive = [True] * n
+        prot = protected if protected is not None else [False] * n
+        gaps = 0
+        for i in _central_first(n, tail_bias):
+            if cost + gaps * MARKER_COST <= limit:
+                break
+            if not prot[i]:
+                alive[i] = False
+                cost -= min(len(texts[i]), max_line) + 1
+                gaps = min(gaps + 1, 64)
+        hard = limit * protected_factor
+        if cost > hard:
+            for i in _central_first(n, tail_bias):
+                if cost <= hard:
+                    break
+                if prot[i]:
+                    alive[i] = False
+                    cost -= min(len(texts[i]), max_line) + 1
+    body: list[str] = []
+    omitted = shortened = kept = gap = 0
+    for i, line in enumerate(texts):
+        w = weights[i]
+        if alive is not None and not alive[i]:
+            gap += w
+            continue
+        if gap:
+            body.append(marker(gap))
+            omitted += gap
+            gap = 0
+        if len(line) > max_line:
+            line = shorten(line, max_line)
+            shortened += 1
+        if show_repeats and w > 1 and line.strip():
+            line = f"{line} (×{w})"
+        body.append(line)
+        kept += w
+    if gap:
+        body.append(marker(gap))
+        omitted += gap
+    _trim_blank_edges(body)
+    return body, omitted, shortened, kept
+
+
+def _central_first(n: int, tail_bias: bool) -> Iterator[int]:
+    """0..n-1 in the order `sorted(range(n), key=_centrality)` gives, one at a time.
+
+    The key rises to a peak and falls: lines before the peak (their key from the head)
+    and after it (from the tail) are each in order already, so the two runs are merged
+    walking outwards; on a tie the earlier line comes first, as in a stable sort.
+    """
+    scale = 2 if tail_bias else 1
+    # The peak: the last line whose distance from the head is at most its distance from the tail.
+    p = (n - 1) // (scale + 1) if n else -1
+    left, right = p, p + 1
+    while left >= 0 or right < n:
+        if right >= n or (left >= 0 and scale * left >= n - 1 - right):
+            yield left
+            left -= 1
+        else:
+            yield right
+            right += 1
+
+
+def _trim_blank_edges(body: list[str]) -> None:
+    """Blank lines at the edges of the body are layout only."""
+    while body and not body[-1].strip():
+        body.pop()
+    k = 0
+    while k < len(body) and not body[k].strip():
+        k += 1
+    del body[:k]

@@ -24,7 +24,7 @@ from tokenjuice.reduction.formatters._common import Builder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
 GROUP_MIN = 3  # identical messages seen this often are listed once with their locations
 LOCATIONS_LINE_CHARS = 160
@@ -38,13 +38,14 @@ class Diag:
 
     Dropped lines are only counted (weight per reason, in first-seen order), so a
     diagnostic costs the same memory whatever its snippets: a formatter reading a
-    huge build log in batches holds one small record per diagnostic.
+    huge build log in batches holds one small record per diagnostic. Details and drop
+    counts start as shared empty tuples; most warnings never need more.
     """
 
     __slots__ = (
         "children",
         "dropped",
-        "folded",
+        "fold_w",
         "idx",
         "loc",
         "merged",
@@ -65,26 +66,60 @@ class Diag:
         self.suffix = ""  # appended to the message, e.g. " [clippy::needless_return]"
         self.prefix = ""  # printed before the location, e.g. maven's "[ERROR] "
         self.sep = ": "  # between location and message
-        self.folded: list[int] = []  # input lines merged into the header (a `-->` location)
-        self.children: list[tuple[int, str]] = []  # detail lines kept under the header
-        self.dropped: dict[str, int] = {}  # reason -> weight of the input lines dropped
-        self.merged: list[tuple[int, int]] = []  # (child line, input line shown in that child)
+        self.fold_w = 0  # weight of the input lines merged into the header (a `-->` location)
+        self.children: tuple[tuple[int, str], ...] = ()  # detail lines kept under the header
+        # reason -> weight of the input lines dropped: a dict once `drop` adds to it, or
+        # (reason, weight) pairs shared between diagnostics (see `set_dropped`).
+        self.dropped: dict[str, int] | tuple[tuple[str, int], ...] = ()
+        self.merged: tuple[tuple[int, int], ...] = ()  # (child line, input line shown in that child)
 
     def header(self) -> str:
         text = self.message + self.suffix
         return f"{self.prefix}{self.loc}{self.sep}{text}" if self.loc else self.prefix + text
+
+    def fold(self, i: int) -> None:
+        """Input line i now shows in the header (a `-->` location line)."""
+        self.fold_w += self.weights[i]
 
     def child(self, i: int, text: str, *, limit: int = MAX_CHILDREN) -> None:
         """Keep detail line i (as `text`) unless the diagnostic already has enough."""
         if len(self.children) >= limit or any(t == text for _, t in self.children):
             self.drop(i, "notes")
         else:
-            self.children.append((i, text))
+            self.children = (*self.children, (i, text))
+
+    def set_child(self, k: int, text: str) -> None:
+        """Detail k shows `text` from now on."""
+        kids = list(self.children)
+        kids[k] = (kids[k][0], text)
+        self.children = tuple(kids)
+
+    def merge(self, child: int, i: int) -> None:
+        """Input line i now shows in detail line `child` (a location appended to it)."""
+        self.merged = (*self.merged, (child, i))
 
     def drop(self, i: int, reason: str) -> None:
         w = self.weights[i]
         if w:  # blank lines weigh nothing and are never reported
-            self.dropped[reason] = self.dropped.get(reason, 0) + w
+            d = self.dropped
+            if not isinstance(d, dict):
+                d = self.dropped = dict(d)
+            d[reason] = d.get(reason, 0) + w
+
+    def drop_counts(self) -> Iterable[tuple[str, int]]:
+        d = self.dropped
+        return d.items() if isinstance(d, dict) else d
+
+    def set_dropped(self, *counts: tuple[str, int]) -> None:
+        """The dropped weights, in this order, for a diagnostic that has dropped nothing
+        yet; equal sets are shared (a long build log holds thousands)."""
+        key = tuple(c for c in counts if c[1])
+        shared = _SHARED_COUNTS.get(key)
+        if shared is None:
+            shared = key
+            if len(_SHARED_COUNTS) < _SHARED_MAX:
+                _SHARED_COUNTS[key] = key
+        self.dropped = shared
 
     def drop_details(self, *, clear: bool = True) -> None:
         """Kept details and the lines shown in them become dropped `details` (`clear`:
@@ -94,7 +129,11 @@ class Diag:
         for _, j in self.merged:
             self.drop(j, "details")
         if clear:
-            self.children, self.merged = [], []
+            self.children, self.merged = (), ()
+
+
+_SHARED_COUNTS: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
+_SHARED_MAX = 4096
 
 
 class Kept:
@@ -183,12 +222,21 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
                 d.drop_details()
                 trimmed = True
         detailed = not trimmed or _size(items) > max_chars
-    groups: dict[str, list[Diag]] = {}
-    keys: dict[int, str] = {}
+    # Counted first, so that only messages seen `group_min` times get a member list
+    # (a long build log holds thousands of distinct ones).
+    counts: dict[str, int] = {}
     for d in diags:
         if d.loc and (detailed or not d.children):
-            key = keys[id(d)] = _key(d)
-            groups.setdefault(key, []).append(d)
+            key = _key(d)
+            counts[key] = counts.get(key, 0) + 1
+    groups: dict[str, list[Diag]] = {k: [] for k, n in counts.items() if n >= group_min}
+    del counts
+    if groups:
+        for d in diags:
+            if d.loc and (detailed or not d.children):
+                members = groups.get(_key(d))
+                if members is not None:
+                    members.append(d)
     done: set[str] = set()
     for it in items:
         if isinstance(it, Kept):
@@ -198,15 +246,15 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
         if isinstance(it, Dropped):
             b.drop_weight(it.reason, it.weight)
             continue
-        found = keys.get(id(it))
-        members = groups[found] if found is not None else None
-        if found is None or members is None or len(members) < group_min:
+        # A member's details are kept (not cleared) below, so its key stays the same.
+        found = _key(it) if groups and it.loc and (detailed or not it.children) else None
+        members = groups.get(found) if found is not None else None
+        if found is None or members is None:
             _emit_one(b, it)
             continue
-        key = found
-        if key in done:
+        if found in done:
             continue  # accounted for with its group
-        done.add(key)
+        done.add(found)
         first = members[0]
         where = f", first at {first.loc}" if first.children else ""
         text = f"{first.prefix}{first.message}{first.suffix} ({len(members)}×){where}:"
@@ -216,9 +264,8 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
             if d is not first:
                 b.weights[pos] += d.weights[d.idx]
                 d.drop_details(clear=False)
-            for j in d.folded:
-                b.weights[pos] += d.weights[j]
-            for reason, w in d.dropped.items():
+            b.weights[pos] += d.fold_w
+            for reason, w in d.drop_counts():
                 b.drop_weight(reason, w)
         _emit_children(b, first)
         chunks = _wrap([d.loc or "" for d in members])
@@ -227,17 +274,14 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
 
 
 def _emit_one(b: Builder, d: Diag) -> None:
-    weights = d.weights
-    w = weights[d.idx]
-    for j in d.folded:
-        w += weights[j]
+    w = d.weights[d.idx]
     # The header carries the folded location lines' weight, not their repeat count.
-    b.keep_line(d.header(), weights[d.idx], protect=True)
-    b.weights[-1] = w
+    b.keep_line(d.header(), w, protect=True)
+    b.weights[-1] = w + d.fold_w
     if d.children:
         _emit_children(b, d)
     omitted = b.omitted
-    for reason, n in d.dropped.items():
+    for reason, n in d.drop_counts():
         if n:
             omitted[reason] = omitted.get(reason, 0) + n
 

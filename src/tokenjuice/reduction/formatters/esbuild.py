@@ -49,12 +49,12 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if loc:
             if cur.loc is None:
                 cur.loc = loc.group(1)
-                cur.folded.append(i)
+                cur.fold(i)
             elif cur.children and cur.children[-1][1].endswith(":"):
                 # A note's own location ("The name "a" was originally exported here:").
                 j, text = cur.children[-1]
-                cur.children[-1] = (j, f"{text} {loc.group(1)}")
-                cur.merged.append((j, i))
+                cur.set_child(len(cur.children) - 1, f"{text} {loc.group(1)}")
+                cur.merge(j, i)
             else:
                 cur.drop(i, "snippets")
             continue

@@ -50,6 +50,8 @@ _HEADER_FIRST = frozenset("ewnhf")  # error, warning, note, help, failure-note
 # or notes: gutters, further locations, source lines (CODE_RE, not looking like a
 # `--message-format=short` line), `= note:`/`= help:` lines, `...` and blank lines. The
 # match ends with its last line, so the next block's newline is still there.
+# A `= note: ` or `= help: ` line in a block's body (after the newline before it).
+_NOTE_RE = re.compile(r"\n[^\S\n]*= (?:note|help): ")
 _BLOCK_RE = re.compile(
     r"\nwarning(\[[\w:-]+\])?: ([^\n]+)"
     r"\n[^\S\n]*--> (\S[^\n]*:\d+:\d+)(?![^\n])"
@@ -91,56 +93,53 @@ class Stream:
     def _block(self, m: re.Match[str], lines: list[str], weights: list[int], base: int, h: int) -> int:
         """A plain warning (header line h): what `_lines` would make of it, without
         looking at the snippet lines one by one. Returns the line after the block."""
-        col = self.col
-        code, text, loc, body = m.group(1), m.group(2), m.group(3), m.group(4)
+        code, text, loc, body = m.groups()
         first = h + 2
         end = first + body.count("\n")
-        cur = col.diag(col.new(base + h, "warning", f"warning{code}: {text}" if code else f"warning: {text}"))
-        cur.loc = loc
-        cur.folded.append(base + h + 1)
+        col = self.col
+        cur = Diag(base + h, "warning", f"warning{code}: {text}" if code else f"warning: {text}", loc, self.weights)
+        col.items.append(cur)
+        col.diags += 1
+        cur.fold_w = weights[h + 1]
         # Body lines are snippets (blank ones weigh nothing) but for `= note:`/`= help:`
-        # lines and the lines continuing them, found by position in the body's text.
+        # lines and the lines continuing them.
         notes = 0
         first_note = -1
         last_note = False
-        pos = _next_note(body, 0)
-        while pos >= 0:
-            nl = body.rfind("\n", 0, pos)
-            nxt = body.find("\n", pos)
+        resume = 0
+        for n in _NOTE_RE.finditer(body) if "= " in body else ():
+            start = n.start()
+            if start < resume:
+                continue  # a continuation line of the note before
+            j = first + body.count("\n", 0, start)
+            nxt = body.find("\n", start + 1)
             if nxt < 0:
                 nxt = len(body)
-            if nl + 1 == pos or body[nl + 1 : pos].isspace():
-                j = first + body.count("\n", 0, pos) - 1
-                note = body[pos + 8 : nxt]
-                url = CLIPPY_URL_RE.search(note) if "rust-clippy/" in note else None
+            if "rust-clippy/" in body[n.end() : nxt]:
+                url = CLIPPY_URL_RE.search(body, n.end(), nxt)
                 if url:
                     cur.suffix = f" [clippy::{url.group(1)}]"
+            notes += weights[j]
+            if first_note < 0:
+                first_note = j
+            # Lines indented under the note that `_lines` reads as its continuation.
+            while body.startswith(NOTE_INDENT, nxt + 1):
+                k = body.find("\n", nxt + 1)
+                if k < 0:
+                    k = len(body)
+                if body[nxt + 1 : k].lstrip()[:1] not in ("=", "."):
+                    break
+                j += 1
                 notes += weights[j]
-                if first_note < 0:
-                    first_note = j
-                # Lines indented under the note that `_lines` reads as its continuation.
-                while body.startswith(NOTE_INDENT, nxt + 1) and body[nxt + 1 :].lstrip(" \t")[:1] in ("=", "."):
-                    k = body.find("\n", nxt + 1)
-                    if body[nxt + 1 : k if k >= 0 else len(body)].lstrip()[:1] not in ("=", "."):
-                        break
-                    j += 1
-                    notes += weights[j]
-                    nxt = k if k >= 0 else len(body)
-                last_note = nxt == len(body)
-            pos = _next_note(body, nxt)
-        ws = weights[first:end]
-        snippets = sum(ws) - notes
-        dropped = cur.dropped
+                nxt = k
+            last_note = nxt == len(body)
+            resume = nxt
+        snippets = sum(weights[first:end]) - notes
         # In the order `_lines` would meet them: is the first line that weighs a note?
-        if first_note >= 0 and _first_weighed(ws, first) == first_note:
-            dropped["notes"] = notes
-            if snippets:
-                dropped["snippets"] = snippets
+        if first_note >= 0 and weights[first_note] and not any(weights[first:first_note]):
+            cur.set_dropped(("notes", notes), ("snippets", snippets))
         else:
-            if snippets:
-                dropped["snippets"] = snippets
-            if notes:
-                dropped["notes"] = notes
+            cur.set_dropped(("snippets", snippets), ("notes", notes))
         self.cur, self.sub, self.code_line, self.note_open = cur, None, None, last_note
         return end
 
@@ -280,22 +279,6 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     return run_stream(Stream, fi)
 
 
-def _first_weighed(ws: list[int], first: int) -> int:
-    for k, w in enumerate(ws, first):
-        if w:
-            return k
-    return -1
-
-
-def _next_note(body: str, start: int) -> int:
-    """Where the next `= note: ` or `= help: ` is in `body` at or after `start` (-1: none)."""
-    a = body.find("= note: ", start)
-    b = body.find("= help: ", start)
-    if a < 0:
-        return b
-    return a if b < 0 else min(a, b)
-
-
 def _attach_sub(cur: Diag, sub: Diag, detail_warnings: bool) -> None:
     """A `note:`/`help:` line under a diagnostic: kept for errors (clippy: helps too)."""
     if is_error(cur.severity) or (detail_warnings and sub.severity == "help"):
@@ -307,12 +290,12 @@ def _attach_sub(cur: Diag, sub: Diag, detail_warnings: bool) -> None:
 def _fold(cur: Diag, sub: Diag | None, i: int) -> None:
     """Line i (a `-->` location) now shows in a header: the top one or a kept sub-note."""
     if sub is None:
-        cur.folded.append(i)
+        cur.fold(i)
         return
     for k, (j, text) in enumerate(cur.children):
         if j == sub.idx:
-            cur.children[k] = (j, f"  {sub.loc}: {text.strip()}")
-            cur.merged.append((j, i))
+            cur.set_child(k, f"  {sub.loc}: {text.strip()}")
+            cur.merge(j, i)
             return
     cur.drop(i, "snippets")
 
