@@ -69,7 +69,7 @@ class Diag:
         self.fold_w = 0  # weight of the input lines merged into the header (a `-->` location)
         self.children: tuple[tuple[int, str], ...] = ()  # detail lines kept under the header
         # reason -> weight of the input lines dropped: a dict once `drop` adds to it, or
-        # (reason, weight) pairs shared between diagnostics (see `set_dropped`).
+        # (reason, weight) pairs that a formatter may share between diagnostics.
         self.dropped: dict[str, int] | tuple[tuple[str, int], ...] = ()
         self.merged: tuple[tuple[int, int], ...] = ()  # (child line, input line shown in that child)
 
@@ -110,17 +110,6 @@ class Diag:
         d = self.dropped
         return d.items() if isinstance(d, dict) else d
 
-    def set_dropped(self, *counts: tuple[str, int]) -> None:
-        """The dropped weights, in this order, for a diagnostic that has dropped nothing
-        yet; equal sets are shared (a long build log holds thousands)."""
-        key = tuple(c for c in counts if c[1])
-        shared = _SHARED_COUNTS.get(key)
-        if shared is None:
-            shared = key
-            if len(_SHARED_COUNTS) < _SHARED_MAX:
-                _SHARED_COUNTS[key] = key
-        self.dropped = shared
-
     def drop_details(self, *, clear: bool = True) -> None:
         """Kept details and the lines shown in them become dropped `details` (`clear`:
         forget them too; a grouped diagnostic keeps them for its grouping key)."""
@@ -130,10 +119,6 @@ class Diag:
             self.drop(j, "details")
         if clear:
             self.children, self.merged = (), ()
-
-
-_SHARED_COUNTS: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
-_SHARED_MAX = 4096
 
 
 class Kept:

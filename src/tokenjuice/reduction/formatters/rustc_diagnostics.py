@@ -50,8 +50,8 @@ _HEADER_FIRST = frozenset("ewnhf")  # error, warning, note, help, failure-note
 # or notes: gutters, further locations, source lines (CODE_RE, not looking like a
 # `--message-format=short` line), `= note:`/`= help:` lines, `...` and blank lines. The
 # match ends with its last line, so the next block's newline is still there.
-# A `= note: ` or `= help: ` line in a block's body (after the newline before it).
-_NOTE_RE = re.compile(r"\n[^\S\n]*= (?:note|help): ")
+# Drop counts of plain warning blocks, shared: (snippets, notes, notes first) -> counts.
+_BLOCK_COUNTS: dict[tuple[int, int, bool], tuple[tuple[str, int], ...]] = {}
 _BLOCK_RE = re.compile(
     r"\nwarning(\[[\w:-]+\])?: ([^\n]+)"
     r"\n[^\S\n]*--> (\S[^\n]*:\d+:\d+)(?![^\n])"
@@ -106,40 +106,51 @@ class Stream:
         notes = 0
         first_note = -1
         last_note = False
-        resume = 0
-        for n in _NOTE_RE.finditer(body) if "= " in body else ():
-            start = n.start()
-            if start < resume:
-                continue  # a continuation line of the note before
-            j = first + body.count("\n", 0, start)
-            nxt = body.find("\n", start + 1)
+        a = body.find("= note: ")
+        b = body.find("= help: ")
+        while a >= 0 or b >= 0:
+            pos = a if b < 0 or 0 <= a < b else b
+            nl = body.rfind("\n", 0, pos)
+            nxt = body.find("\n", pos)
             if nxt < 0:
                 nxt = len(body)
-            if "rust-clippy/" in body[n.end() : nxt]:
-                url = CLIPPY_URL_RE.search(body, n.end(), nxt)
-                if url:
-                    cur.suffix = f" [clippy::{url.group(1)}]"
-            notes += weights[j]
-            if first_note < 0:
-                first_note = j
-            # Lines indented under the note that `_lines` reads as its continuation.
-            while body.startswith(NOTE_INDENT, nxt + 1):
-                k = body.find("\n", nxt + 1)
-                if k < 0:
-                    k = len(body)
-                if body[nxt + 1 : k].lstrip()[:1] not in ("=", "."):
-                    break
-                j += 1
+            if nl + 1 == pos or body[nl + 1 : pos].isspace():
+                j = first + body.count("\n", 0, nl)
+                if "rust-clippy/" in body[pos:nxt]:
+                    url = CLIPPY_URL_RE.search(body, pos + 8, nxt)
+                    if url:
+                        cur.suffix = f" [clippy::{url.group(1)}]"
                 notes += weights[j]
-                nxt = k
-            last_note = nxt == len(body)
-            resume = nxt
+                if first_note < 0:
+                    first_note = j
+                # Lines indented under the note that `_lines` reads as its continuation.
+                while body.startswith(NOTE_INDENT, nxt + 1):
+                    k = body.find("\n", nxt + 1)
+                    if k < 0:
+                        k = len(body)
+                    if body[nxt + 1 : k].lstrip()[:1] not in ("=", "."):
+                        break
+                    j += 1
+                    notes += weights[j]
+                    nxt = k
+                last_note = nxt == len(body)
+            if 0 <= a < nxt:
+                a = body.find("= note: ", nxt)
+            if 0 <= b < nxt:
+                b = body.find("= help: ", nxt)
         snippets = sum(weights[first:end]) - notes
         # In the order `_lines` would meet them: is the first line that weighs a note?
-        if first_note >= 0 and weights[first_note] and not any(weights[first:first_note]):
-            cur.set_dropped(("notes", notes), ("snippets", snippets))
-        else:
-            cur.set_dropped(("snippets", snippets), ("notes", notes))
+        notes_first = first_note >= 0 and bool(weights[first_note]) and not any(weights[first:first_note])
+        key = (snippets, notes, notes_first)
+        counts = _BLOCK_COUNTS.get(key)
+        if counts is None:
+            pairs = (("notes", notes), ("snippets", snippets))
+            if not notes_first:
+                pairs = pairs[::-1]
+            counts = tuple(p for p in pairs if p[1])
+            if len(_BLOCK_COUNTS) < 4096:
+                _BLOCK_COUNTS[key] = counts
+        cur.dropped = counts
         self.cur, self.sub, self.code_line, self.note_open = cur, None, None, last_note
         return end
 
