@@ -89,3 +89,16 @@ def test_dense_literal_is_searched_line_by_line_in_later_batches() -> None:
     assert id(m) in hints.dense  # `PASSED` sat on every line: no more literal checks
     later = [*lines[:50], "a.py::x FAILED", *lines[50:]]
     assert hits([m], later, hints) == _naive([m], later)
+
+
+def test_later_patterns_search_only_the_lines_still_unmatched() -> None:
+    """`pytest -v`: the first pattern takes most lines, the next ones see the rest."""
+    lines = [f"tests/t.py::test_{i} PASSED" for i in range(300)]
+    lines[17] = "FAILED tests/t.py::test_17 - AssertionError"
+    lines[18] = "PASSED tests/t.py::test_18"
+    lines[250] = "   Compiling crate v1"
+    matchers = [re.compile(p) for p in (PATTERNS[5], r"^(?:PASSED|SKIPPED) \S+::", PATTERNS[0], PATTERNS[1])]
+    got = hits(matchers, lines, Hints())
+    assert got == _naive(matchers, lines)
+    assert [i for i, hit in enumerate(got) if not hit] == []
+    assert hits(matchers[1:3], lines, Hints()) == _naive(matchers[1:3], lines)
