@@ -3,6 +3,7 @@
 
     python bench/compare.py e954e17          # two rounds, old and new in alternation
     python bench/compare.py HEAD~3 --rounds 3
+    python bench/compare.py HEAD~1 --rounds 5 --only install/uv-pip --only build/vite
 
 On a shared VM whole minutes run slower or faster, so one table run after another
 compares the host's load as much as the code. Here each round times every rule with the
@@ -29,6 +30,7 @@ TIMER = r"""
 import json, os, sys, time
 from pathlib import Path
 src, fixtures, out = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+only = set(sys.argv[4:])
 os.environ.setdefault("TOKENJUICE_TOKENIZER", "estimate")
 sys.path.insert(0, src)
 import tokenjuice
@@ -54,6 +56,8 @@ for path in iter_fixture_files(fixtures):
         largest[rid] = run
 times = {}
 for rid, run in sorted(largest.items()):
+    if only and rid not in only:
+        continue
     big = ToolRun(command=run.command, argv=run.argv, combined=tile(run.combined, 1_000_000), exit_code=run.exit_code)
     if r.reduce_run(big).rule_id != rid:
         continue
@@ -68,9 +72,9 @@ Path(out).write_text(json.dumps(times))
 """
 
 
-def _time(src: Path, out: Path) -> dict[str, float]:
+def _time(src: Path, out: Path, only: list[str]) -> dict[str, float]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    cmd = [sys.executable, "-c", TIMER, str(src), str(REPO / "tests" / "fixtures"), str(out)]
+    cmd = [sys.executable, "-c", TIMER, str(src), str(REPO / "tests" / "fixtures"), str(out), *only]
     subprocess.run(cmd, check=True, env=env, cwd=out.parent)
     times: dict[str, float] = json.loads(out.read_text())
     return times
@@ -81,6 +85,7 @@ def main() -> int:
     ap.add_argument("rev", help="the older revision (anything `git worktree add` accepts)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--show", type=int, default=15, help="how many of the biggest changes to list")
+    ap.add_argument("--only", action="append", default=[], metavar="RULE", help="time only this rule id (repeatable)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         old_tree = Path(tmp) / "old"
@@ -90,7 +95,7 @@ def main() -> int:
             best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
             for k in range(args.rounds):
                 for name, src in (("old", old_tree / "src"), ("new", REPO / "src")):
-                    got = _time(src, Path(tmp) / f"{name}-{k}.json")
+                    got = _time(src, Path(tmp) / f"{name}-{k}.json", args.only)
                     for rid, ms in got.items():
                         best[name][rid] = min(ms, best[name].get(rid, ms))
         finally:

@@ -45,13 +45,13 @@ HINT_RE = re.compile(r"^(?:Some errors have detailed explanations|For more infor
 _LEAD = " |_/\\"
 _MARKS = "^-~+ "
 _HEADER_FIRST = frozenset("ewnhf")  # error, warning, note, help, failure-note
+# Drop counts of plain warning blocks, shared: (snippets, notes, notes first) -> counts.
+_BLOCK_COUNTS: dict[tuple[int, int, bool], tuple[tuple[str, int], ...]] = {}
 # A plain warning block in the batch's text (a newline before each line): the header
 # (HEADER_RE), its location (ARROW_RE), then only lines that `_lines` drops as snippets
 # or notes: gutters, further locations, source lines (CODE_RE, not looking like a
 # `--message-format=short` line), `= note:`/`= help:` lines, `...` and blank lines. The
 # match ends with its last line, so the next block's newline is still there.
-# Drop counts of plain warning blocks, shared: (snippets, notes, notes first) -> counts.
-_BLOCK_COUNTS: dict[tuple[int, int, bool], tuple[tuple[str, int], ...]] = {}
 _BLOCK_RE = re.compile(
     r"\nwarning(\[[\w:-]+\])?: ([^\n]+)"
     r"\n[^\S\n]*--> (\S[^\n]*:\d+:\d+)(?![^\n])"
