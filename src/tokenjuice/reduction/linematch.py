@@ -97,6 +97,15 @@ def weighted(matcher: Matcher, lines: list[str] | Lines, weights: list[int], hin
     return sum(compress(weights, _one(matcher, batch, hints if hints is not None else Hints())))
 
 
+def containing(strings: tuple[str, ...], lines: list[str]) -> list[int] | None:
+    """Indices of the lines holding one of `strings` (a formatter's cheap necessary
+    condition for its own regex), or None when that is most lines."""
+    from tokenjuice.prefilter import Literals
+
+    batch = Lines(lines)
+    return _candidates(Literals(strings, False), batch.joined, batch)
+
+
 def _finder(m: Matcher) -> Any:
     """`m.match` for a pattern anchored at the start (same answer, less work), else
     `m.search`. Guarded patterns keep their `search`: it enforces their time budget."""

@@ -76,3 +76,16 @@ def test_ls_errors_kept_with_listing() -> None:
     fx, red = reduce_fixture("ls", "ls-missing-file")
     assert not lost(fx, red.text)
     assert "exit 2" in red.text
+
+
+def test_files_right_under_the_root_keep_their_whole_names() -> None:
+    """`find / -maxdepth 2`: a file whose directory is `/` itself (`/.dockerenv`) was
+    once listed without its first character."""
+    import tokenjuice
+
+    root_files = ["/.dockerenv", "/container_info.json", "/pyenv-installer"]
+    etc = [f"/etc/conf-{i:02d}.d" for i in range(60)]
+    red = tokenjuice.reduce("\n".join(["/", *root_files, *etc]) + "\n", command="find / -maxdepth 2")
+    assert red.rule_id == "files/find"
+    words = set(red.text.replace("/ (", " ").split())
+    assert {".dockerenv", "container_info.json", "pyenv-installer"} <= words, red.text

@@ -21,9 +21,11 @@ sections) or `tree`.
 from __future__ import annotations
 
 import re
+from itertools import compress, repeat
 
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.linematch import containing
 
 SMALL_LINES = 40
 SMALL_CHARS = 2500
@@ -37,11 +39,24 @@ ERROR_RE = re.compile(
     r"^(?:find|fd|fdfind|ls|tree|git|rg|du|fatal|error)(?:\[\d+\])?: |Permission denied|No such file or directory|"
     r"\[error opening dir\]|Not a directory|Input/output error|Too many levels of symbolic links"
 )
+# Every ERROR_RE match holds one of these: only lines with one are searched.
+_ERROR_LITERALS = (
+    ": ",
+    "Permission denied",
+    "No such file or directory",
+    "[error opening dir]",
+    "Not a directory",
+    "Input/output error",
+    "Too many levels of symbolic links",
+)
 LS_LONG_RE = re.compile(
     r"^([-dlcbpsD?])[-rwxsStTlL?]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(\S+(?:,\s*\d+)?)\s+"
     r"(?:\w{3}\s+\d{1,2}\s+(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d(?:\.\d+)?)?(?: [+-]\d{4})?)?)"
     r" (.+)$"
 )
+# LS_LONG_RE's first two characters: a line without them needs no regex step.
+_LS_TYPES = frozenset("-dlcbpsD?")
+_LS_MODES = frozenset("-rwxsStTlL?")
 LS_TOTAL_RE = re.compile(r"^total \d+(?:[.,]\d+)?[KMGTP]?$")
 # tree indents with `│` + two no-break spaces + a space (UTF-8 locales) or `|   `.
 TREE_RE = re.compile(r"^((?:[│|][\u00a0 ]{3}|[\u00a0 ]{4})*)(?:[├└]── |[|`]-- )(.*)$")
@@ -65,8 +80,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     lines = fi.lines
     weights = fi.weights
     b = Builder(lines, weights)
-    total_chars = sum(len(ln) + 1 for ln in lines)
-    n_lines = sum(1 for ln in lines if ln)
+    total_chars = sum(map(len, lines)) + len(lines)
+    n_lines = len(lines) - lines.count("")
     if n_lines <= fi.options.get("smallLines", SMALL_LINES) and total_chars <= fi.options.get(
         "smallChars", SMALL_CHARS
     ):
@@ -112,12 +127,18 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
 # ------------------------------------------------------------------ parsers
 
 
+def _error_lines(lines: list[str]) -> set[int]:
+    cand = containing(_ERROR_LITERALS, lines)
+    return {i for i in (range(len(lines)) if cand is None else cand) if ERROR_RE.search(lines[i])}
+
+
 def _parse_paths(lines: list[str], errors: list[int], other: list[int]) -> list[Entry]:
     out = []
+    err = _error_lines(lines)
     for i, line in enumerate(lines):
-        if not line.strip():
+        if not line or line.isspace():
             other.append(i)
-        elif ERROR_RE.search(line):
+        elif i in err:
             errors.append(i)
         else:
             is_dir = line.endswith("/") and len(line) > 1
@@ -125,25 +146,32 @@ def _parse_paths(lines: list[str], errors: list[int], other: list[int]) -> list[
     return out
 
 
+def _ls_long(line: str) -> re.Match[str] | None:
+    if len(line) > 10 and line[0] in _LS_TYPES and line[1] in _LS_MODES:
+        return LS_LONG_RE.match(line)
+    return None
+
+
 def _parse_ls(lines: list[str], errors: list[int], other: list[int]) -> list[Entry]:
     out = []
     section = ""
-    sections = sum(1 for ln in lines if ln.endswith(":") and not LS_LONG_RE.match(ln))
+    sections = sum(1 for ln in compress(lines, map(str.endswith, lines, repeat(":"))) if not _ls_long(ln))
+    err = _error_lines(lines)
     for i, line in enumerate(lines):
-        if not line.strip():
+        if not line or line.isspace():
             other.append(i)
             continue
-        if ERROR_RE.search(line):
+        if i in err:
             errors.append(i)
             continue
-        if sections and line.endswith(":") and not LS_LONG_RE.match(line):
+        m = _ls_long(line)
+        if sections and not m and line.endswith(":"):
             section = line[:-1]
             out.append(Entry(section, i, True))
             continue
-        if LS_TOTAL_RE.match(line):
+        if line.startswith("total ") and LS_TOTAL_RE.match(line):
             out.append(Entry("", i, True, section))
             continue
-        m = LS_LONG_RE.match(line)
         is_dir = False
         name = line
         if m:
@@ -160,39 +188,44 @@ def _parse_ls(lines: list[str], errors: list[int], other: list[int]) -> list[Ent
 
 def _parse_tree(lines: list[str], errors: list[int], other: list[int], summary: list[int]) -> list[Entry]:
     out: list[Entry] = []
-    stack: list[str] = []
+    # parents[d]: the directory an entry at depth d + 1 is in (the root and the names
+    # above it joined), so no line joins its whole path again.
+    parents: list[str] = []
     root = ""
+    err = _error_lines(lines)
     for i, line in enumerate(lines):
-        if not line.strip():
+        if not line or line.isspace():
             other.append(i)
             continue
-        if TREE_SUMMARY_RE.match(line):
+        if line[0].isdecimal() and TREE_SUMMARY_RE.match(line):
             summary.append(i)
             continue
         m = TREE_RE.match(line)
         if not m:
-            if ERROR_RE.search(line):
+            if i in err:
                 errors.append(i)
-            elif not out or not stack:
+            elif not out or not parents:
                 root = line.rstrip("/")  # the root line (`.` or the directory given)
-                stack = []
+                parents = []
                 out.append(Entry("", i, True, root))
             else:
                 other.append(i)
             continue
-        depth = len(m.group(1)) // 4
+        depth = m.end(1) // 4
         name = m.group(2)
-        error = "[error opening dir]" in name or "[Permission denied]" in name
+        error = "[" in name and ("[error opening dir]" in name or "[Permission denied]" in name)
         if error:
             errors.append(i)
             name = name.split("  [", 1)[0]
         if " -> " in name:
             name = name.split(" -> ", 1)[0]
-        del stack[depth:]
-        parent = "/".join([root, *stack]) if root else "/".join(stack)
-        path = f"{parent}/{name.rstrip('/')}" if parent else name.rstrip("/")
+        del parents[depth:]
+        d = len(parents)
+        parent = parents[-1] if d else root
+        bare = name.rstrip("/")
+        path = f"{parent}/{bare}" if parent else bare
         out.append(Entry(path, i, name.endswith("/") or error))
-        stack.append(name.rstrip("/"))
+        parents.append(f"{parent}/{bare}" if root or d else bare)
     return out
 
 
@@ -218,25 +251,36 @@ class _Tree:
     (a listing of a big tree is summarised at several depths before one fits)."""
 
     def __init__(self, entries: list[Entry], weights: list[int]) -> None:
-        paths = {e.path for e in entries if e.path}
-        parents = {_parent(p) for p in paths}
+        # Where each path's parent ends (`_parent`, inlined: this runs once per entry).
+        cuts = [e.path.rfind("/") for e in entries]
+        parents = {
+            e.path[:c] if c > 0 else ("/" if c == 0 else "") for e, c in zip(entries, cuts, strict=True) if e.path
+        }
         self.dirs: dict[str, _Dir] = {}
         self.n_files = 0
         self.ext: dict[str, int] = {}
-        for e in entries:
-            if not e.path:
+        ext = self.ext
+        last_parent: str | None = None
+        d = None
+        for e, cut in zip(entries, cuts, strict=True):
+            path = e.path
+            if not path:
                 self._dir(e.owner).w += weights[e.idx]
                 continue
-            if e.is_dir or e.path in parents:
-                self._dir(e.path).w += weights[e.idx]
+            if e.is_dir or path in parents:
+                self._dir(path).w += weights[e.idx]
                 continue
-            parent = _parent(e.path)
-            d = self._dir(parent)
-            d.files.append(e.path[len(parent) + 1 :] if parent else e.path)
+            parent = path[:cut] if cut > 0 else ("/" if cut == 0 else "")
+            if d is None or parent != last_parent:
+                d = self._dir(parent)
+                last_parent = parent
+            name = path[cut + 1 :]
+            d.files.append(name)
             d.w += weights[e.idx]
             self.n_files += 1
-            x = _ext(e.path)
-            self.ext[x] = self.ext.get(x, 0) + 1
+            dot = name.rfind(".")
+            x = name[dot:].lower() if dot > 0 else "(none)"
+            ext[x] = ext.get(x, 0) + 1
             d.ext[x] = d.ext.get(x, 0) + 1
         self._order: list[_Dir] | None = None
         self._below: dict[str, tuple[int, int, int, dict[str, int]]] | None = None
@@ -245,9 +289,8 @@ class _Tree:
         d = self.dirs.get(path)
         if d is None:
             d = self.dirs[path] = _Dir(path)
-            if path:
-                parent = _parent(path)
-                self._dir(parent).dirs.append(path)
+            if path and path != "/":  # "" tops a relative listing, "/" an absolute one
+                self._dir(_parent(path)).dirs.append(path)
         return d
 
     def header(self, counts: bool = True) -> str:
@@ -332,7 +375,7 @@ class _Tree:
         if self._below is None:
             totals: dict[str, tuple[int, int, int, dict[str, int]]] = {}
             # Deepest first: a directory's children are done before it.
-            for path in sorted(self.dirs, key=lambda p: -p.count("/") - (1 if p else 0)):
+            for path in sorted(self.dirs, key=lambda p: -_level(p)):
                 cur = self.dirs[path]
                 n_files, w, n_sub, ext = len(cur.files), cur.w, 0, dict(cur.ext)
                 for child in cur.dirs:
@@ -368,8 +411,15 @@ def _parent(path: str) -> str:
     return path[:cut] if cut > 0 else ("/" if cut == 0 else "")
 
 
+def _level(path: str) -> int:
+    """How many directories `path` is below the top of its listing ("" or "/")."""
+    if path in ("", "/"):
+        return 0
+    return path.count("/") + (0 if path.startswith("/") else 1)
+
+
 def _depth(path: str) -> int:
-    if not path:
+    if not path or path == "/":
         return 0
     p = path[2:] if path.startswith("./") else path
     return 0 if p in (".", "") else p.count("/") + 1
@@ -377,12 +427,6 @@ def _depth(path: str) -> int:
 
 def _label(path: str) -> str:
     return (path or ".") + "/" if not path.endswith("/") else path
-
-
-def _ext(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
-    dot = name.rfind(".")
-    return name[dot:].lower() if dot > 0 else "(none)"
 
 
 def _ext_text(counts: dict[str, int]) -> str:
