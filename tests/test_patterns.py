@@ -103,13 +103,20 @@ def test_catastrophic_pattern_never_hangs_a_process() -> None:
     assert "abandoned" in proc.stderr  # the warning went to stderr, not into the text
 
 
-def test_compile_any_joins_safe_patterns_and_skips_bad_ones() -> None:
-    specs = [PatternSpec("^foo", "", "a"), PatternSpec("bar$", "i", "b"), PatternSpec("(", "", "c")]
+def test_compile_any_joins_anchored_patterns_and_skips_bad_ones() -> None:
+    specs = [
+        PatternSpec("^foo", "", "a"),
+        PatternSpec("^BAZ", "i", "b"),
+        PatternSpec("bar$", "i", "c"),
+        PatternSpec("(", "", "d"),
+    ]
     matchers = compile_any(specs, None)
-    assert len(matchers) == 1  # one alternation; the invalid one skipped
-    assert matchers[0].search("BAR")
-    assert matchers[0].search("foo x")
-    assert not matchers[0].search("xfoo")
+    # The anchored ones in one alternation, the other alone (its literal can be checked
+    # first), the invalid one skipped.
+    assert len(matchers) == 2
+    joined, alone = matchers
+    assert joined.search("foo x") and joined.search("baz") and not joined.search("xfoo")
+    assert alone.search("BAR") and not alone.search("bar x")
 
 
 def test_invalid_pattern_error_names_the_field() -> None:

@@ -399,11 +399,16 @@ def _compile_regex_module(pattern: str, flags: int, where: str) -> Any:
 def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher]:
     """Matchers for "does any of these patterns match a line".
 
-    Safe patterns are joined into one alternation so each line costs one `search`;
-    risky ones stay separate so each keeps its own time budget. Patterns that fail to
-    compile are skipped with a warning naming the rule field.
+    Safe patterns anchored at the line start are joined into one alternation, so each
+    line costs one `match`. The other safe patterns stay separate: each is then searched
+    only on the lines holding its own literals (`linematch`), which an alternation
+    loses as soon as one branch has none. Risky ones stay separate so each keeps its own
+    time budget. Patterns that fail to compile are skipped with a warning naming the
+    rule field.
     """
-    safe: list[PatternSpec] = []
+    from tokenjuice import prefilter
+
+    anchored: list[PatternSpec] = []
     out: list[Matcher] = []
     for spec in specs:
         try:
@@ -411,20 +416,20 @@ def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher
         except PatternError as exc:
             _log.warn(f"{exc}; pattern skipped")
             continue
-        if spec.risky:
-            out.append(spec.matcher(budget))
+        if not spec.risky and prefilter.anchored(spec.python, spec.flags & ~re.MULTILINE):
+            anchored.append(spec)
         else:
-            safe.append(spec)
-    if len(safe) == 1:
-        out.insert(0, safe[0].matcher(budget))
-    elif safe:
+            out.append(spec.matcher(budget))
+    if len(anchored) == 1:
+        out.insert(0, anchored[0].matcher(budget))
+    elif anchored:
         parts = []
-        for spec in safe:
+        for spec in anchored:
             letters = inline_flags(spec.flags & ~re.MULTILINE)
             parts.append(f"(?{letters}:{spec.python})" if letters else f"(?:{spec.python})")
         try:
             out.insert(0, re.compile("|".join(parts)))
         except re.error:
             # Duplicate group names across patterns: fall back to one search each.
-            out[0:0] = [spec.matcher(budget) for spec in safe]
+            out[0:0] = [spec.matcher(budget) for spec in anchored]
     return out

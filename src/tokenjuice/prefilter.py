@@ -231,6 +231,47 @@ def _starts_at_beginning(items: list[Any], c: Any) -> bool:
     return False
 
 
+_prefix: dict[tuple[str, int], str | None] = {}
+
+
+def prefix(pattern: str, flags: int = 0) -> str | None:
+    """The literal every match of `pattern` starts with (after any `\\b` or `\\B`),
+    when there is one of two characters or more. A match can then only start where
+    that literal occurs. `re` itself skips ahead to it only when the pattern begins
+    with the literal, so `\\bloaded\\s+active` is tried at every position of a line."""
+    key = (pattern, flags)
+    if key in _prefix:
+        return _prefix[key]
+    from tokenjuice import _recache
+
+    got = _recache.fact("prefix", pattern, flags, _literal_prefix)
+    result = got if isinstance(got, str) and got else None
+    _prefix[key] = result
+    return result
+
+
+def _literal_prefix(pattern: str, flags: int) -> str:
+    """`prefix` as plain data ("" for none)."""
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        tree = _parser.parse(pattern, flags)
+        if tree.state.flags & (re.IGNORECASE | re.LOCALE):
+            return ""
+        items = list(tree)
+    except Exception:  # noqa: BLE001 - not parseable by `re`: plain search
+        return ""
+    k = 0
+    while k < len(items) and items[k][0] == c.AT and items[k][1] in (c.AT_BOUNDARY, c.AT_NON_BOUNDARY):
+        k += 1
+    run: list[str] = []
+    while k < len(items) and items[k][0] == c.LITERAL:
+        run.append(chr(items[k][1]))
+        k += 1
+    return "".join(run) if len(run) >= 2 else ""
+
+
 def for_matcher(matcher: Any) -> Literals | None:
     """`required` for a compiled `re` or `regex` pattern (or a guarded one)."""
     compiled = getattr(matcher, "compiled", matcher)

@@ -102,3 +102,33 @@ def test_later_patterns_search_only_the_lines_still_unmatched() -> None:
     assert got == _naive(matchers, lines)
     assert [i for i, hit in enumerate(got) if not hit] == []
     assert hits(matchers[1:3], lines, Hints()) == _naive(matchers[1:3], lines)
+
+
+PREFIXED = [r"\bloaded\s+active\s+running\b", r"\Boaded\s+a", r"--> \S+:\d+:\d+", r"loaded(?=x)|loadedy"]
+UNIT_WORDS = ["loaded", "unloaded", "active", "running", "exited", "loadedx", "-->", "--> a:1:2", "", "é"]
+UNIT_WORDS += ["loadedloaded"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(PREFIXED),
+    st.lists(st.lists(st.sampled_from(UNIT_WORDS), max_size=6).map(" ".join), min_size=16, max_size=60),
+)
+def test_a_pattern_starting_with_a_literal_is_tried_where_the_literal_is(pattern: str, tail: list[str]) -> None:
+    """`systemctl list-units`: the literal is on every line, so each line is searched;
+    a pattern whose matches start with it is tried at its first occurrence and searched
+    again only where it occurs twice. Same answer as searching every line."""
+    lines = [f"unit{i}.service loaded " + t if i % 3 else t for i, t in enumerate(tail)]
+    m = re.compile(pattern)
+    hints = Hints()
+    for _ in range(2):  # the second batch knows the literal is dense
+        assert hits([m], lines, hints) == _naive([m], lines)
+
+
+def test_prefix_literal_of_a_pattern() -> None:
+    from tokenjuice import prefilter
+
+    assert prefilter.prefix(r"\bloaded\s+active") == "loaded"
+    assert prefilter.prefix(r"abc|abd") == "ab"  # the parser factors the common start
+    for none in (r"(?i)\bloaded", r"\b(?:a|b)", r"ab|cd", r"\bl", r"x?yz", r"(ab)c"):
+        assert prefilter.prefix(none) is None, none

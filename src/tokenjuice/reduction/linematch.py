@@ -61,12 +61,13 @@ class Hints:
     """What one reduction learnt about its patterns: their literals, and which ones
     turned out to sit on most lines (not worth checking again in later batches)."""
 
-    __slots__ = ("dense", "finders", "literals")
+    __slots__ = ("dense", "finders", "literals", "prefixes")
 
     def __init__(self) -> None:
         self.literals: dict[int, Literals | None] = {}
         self.dense: set[int] = set()
         self.finders: dict[int, Any] = {}
+        self.prefixes: dict[int, str | None] = {}
 
 
 def hits(matchers: list[Matcher], lines: list[str] | Lines, hints: Hints | None = None) -> list[bool]:
@@ -127,23 +128,49 @@ def _one(m: Matcher, batch: Lines, hints: Hints) -> list[bool]:
     if find is None:
         find = hints.finders[key] = _finder(m)
     if key in hints.dense:
-        return list(map(bool, map(find, text)))
+        return _every_line(m, find, text, hints)
     if key not in hints.literals:
         from tokenjuice import prefilter
 
         hints.literals[key] = prefilter.for_matcher(m)
     lit = hints.literals[key]
     if lit is None or (lit.fold and not batch.joined.isascii()):
-        return list(map(bool, map(find, text)))
+        return _every_line(m, find, text, hints)
     hay = batch.lowered if lit.fold else batch.joined
     idx = _candidates(lit, hay, batch)
     if idx is None:
         hints.dense.add(key)
-        return list(map(bool, map(find, text)))
+        return _every_line(m, find, text, hints)
     out = [False] * n
     for i, found in zip(idx, map(find, map(text.__getitem__, idx)), strict=True):
         if found is not None:
             out[i] = True
+    return out
+
+
+def _every_line(m: Matcher, find: Any, text: list[str], hints: Hints) -> list[bool]:
+    """Search every line; a pattern whose matches all start with one literal is tried
+    only where that literal first occurs on the line, and searched in full only on the
+    lines where it fails there but occurs again."""
+    key = id(m)
+    if key not in hints.prefixes:
+        lead = None
+        if isinstance(m, re.Pattern) and find != m.match:
+            from tokenjuice import prefilter
+
+            lead = prefilter.prefix(m.pattern, m.flags)
+        hints.prefixes[key] = lead
+    lead = hints.prefixes[key]
+    if lead is None:
+        return list(map(bool, map(find, text)))
+    assert isinstance(m, re.Pattern)
+    # `match(line, pos)` sees the whole line, so `\b` still looks at the character before.
+    at = list(map(str.find, text, repeat(lead)))
+    out = list(map(bool, map(m.match, text, at)))
+    again = map(str.find, text, repeat(lead), map(operator.add, at, repeat(1)))
+    retry = compress(count(), map(operator.and_, map(operator.not_, out), map(operator.le, repeat(0), again)))
+    for i in retry:
+        out[i] = m.search(text[i]) is not None
     return out
 
 
