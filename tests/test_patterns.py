@@ -103,19 +103,23 @@ def test_catastrophic_pattern_never_hangs_a_process() -> None:
     assert "abandoned" in proc.stderr  # the warning went to stderr, not into the text
 
 
-def test_compile_any_joins_anchored_patterns_and_skips_bad_ones() -> None:
+def test_compile_any_joins_patterns_without_literals_and_skips_bad_ones() -> None:
     specs = [
         PatternSpec("^foo", "", "a"),
         PatternSpec("^BAZ", "i", "b"),
         PatternSpec("bar$", "i", "c"),
-        PatternSpec("(", "", "d"),
+        PatternSpec(r"\d+ms", "", "d"),
+        PatternSpec(r"\s{3}x", "", "e"),
+        PatternSpec("(", "", "f"),
     ]
     matchers = compile_any(specs, None)
-    # The anchored ones in one alternation, the other alone (its literal can be checked
-    # first), the invalid one skipped.
-    assert len(matchers) == 2
-    joined, alone = matchers
-    assert joined.search("foo x") and joined.search("baz") and not joined.search("xfoo")
+    # The anchored ones in one alternation, the unanchored ones without literals in
+    # another, the one with a literal alone (its literal is checked first), the invalid
+    # one skipped.
+    assert len(matchers) == 3
+    anchored, other, alone = matchers
+    assert anchored.search("foo x") and anchored.search("baz") and not anchored.search("xfoo")
+    assert other.search("took 12ms") and other.search("a   x") and not other.search("ms")
     assert alone.search("BAR") and not alone.search("bar x")
 
 

@@ -399,16 +399,17 @@ def _compile_regex_module(pattern: str, flags: int, where: str) -> Any:
 def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher]:
     """Matchers for "does any of these patterns match a line".
 
-    Safe patterns anchored at the line start are joined into one alternation, so each
-    line costs one `match`. The other safe patterns stay separate: each is then searched
-    only on the lines holding its own literals (`linematch`), which an alternation
-    loses as soon as one branch has none. Risky ones stay separate so each keeps its own
-    time budget. Patterns that fail to compile are skipped with a warning naming the
-    rule field.
+    A safe pattern with required literals stays on its own: it is then searched only
+    on the lines holding them (`linematch`), which an alternation loses as soon as one
+    branch has none. The other safe patterns are joined, those anchored at the line
+    start in one alternation (one `match` per line) and the rest in another (one
+    `search`). Risky ones stay separate so each keeps its own time budget. Patterns
+    that fail to compile are skipped with a warning naming the rule field.
     """
     from tokenjuice import prefilter
 
     anchored: list[PatternSpec] = []
+    unanchored: list[PatternSpec] = []
     out: list[Matcher] = []
     for spec in specs:
         try:
@@ -416,20 +417,29 @@ def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher
         except PatternError as exc:
             _log.warn(f"{exc}; pattern skipped")
             continue
-        if not spec.risky and prefilter.anchored(spec.python, spec.flags & ~re.MULTILINE):
+        flags = spec.flags & ~re.MULTILINE  # lines hold no newline
+        if spec.risky:
+            out.append(spec.matcher(budget))
+        elif prefilter.anchored(spec.python, flags):
             anchored.append(spec)
+        elif prefilter.required(spec.python, flags) is None:
+            unanchored.append(spec)
         else:
             out.append(spec.matcher(budget))
-    if len(anchored) == 1:
-        out.insert(0, anchored[0].matcher(budget))
-    elif anchored:
-        parts = []
-        for spec in anchored:
-            letters = inline_flags(spec.flags & ~re.MULTILINE)
-            parts.append(f"(?{letters}:{spec.python})" if letters else f"(?:{spec.python})")
-        try:
-            out.insert(0, re.compile("|".join(parts)))
-        except re.error:
-            # Duplicate group names across patterns: fall back to one search each.
-            out[0:0] = [spec.matcher(budget) for spec in anchored]
+    for group in (unanchored, anchored):
+        out[0:0] = _joined(group, budget)
     return out
+
+
+def _joined(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher]:
+    if len(specs) <= 1:
+        return [spec.matcher(budget) for spec in specs]
+    parts = []
+    for spec in specs:
+        letters = inline_flags(spec.flags & ~re.MULTILINE)
+        parts.append(f"(?{letters}:{spec.python})" if letters else f"(?:{spec.python})")
+    try:
+        return [re.compile("|".join(parts))]
+    except re.error:
+        # Duplicate group names across patterns: one search each.
+        return [spec.matcher(budget) for spec in specs]
