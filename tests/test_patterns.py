@@ -9,6 +9,7 @@ import textwrap
 
 import pytest
 
+from tokenjuice import prefilter
 from tokenjuice.patterns import (
     Budget,
     GuardedPattern,
@@ -103,24 +104,25 @@ def test_catastrophic_pattern_never_hangs_a_process() -> None:
     assert "abandoned" in proc.stderr  # the warning went to stderr, not into the text
 
 
-def test_compile_any_joins_patterns_without_literals_and_skips_bad_ones() -> None:
+def test_compile_any_keeps_patterns_with_literals_together_and_skips_bad_ones() -> None:
     specs = [
         PatternSpec("^foo", "", "a"),
-        PatternSpec("^BAZ", "i", "b"),
+        PatternSpec("^b", "i", "b"),
         PatternSpec("bar$", "i", "c"),
         PatternSpec(r"\d+ms", "", "d"),
         PatternSpec(r"\s{3}x", "", "e"),
         PatternSpec("(", "", "f"),
     ]
     matchers = compile_any(specs, None)
-    # The anchored ones in one alternation, the unanchored ones without literals in
-    # another, the one with a literal alone (its literal is checked first), the invalid
-    # one skipped.
+    # Those with literals in one alternation (which then requires one of them), the
+    # anchored one without in another, the unanchored ones without in a third, the
+    # invalid one skipped.
     assert len(matchers) == 3
-    anchored, other, alone = matchers
-    assert anchored.search("foo x") and anchored.search("baz") and not anchored.search("xfoo")
+    literal, anchored, other = matchers
+    assert literal.search("foo x") and literal.search("a BAR") and not literal.search("xfoo")
+    assert prefilter.for_matcher(literal) is not None
+    assert anchored.search("Bx") and not anchored.search("xb")
     assert other.search("took 12ms") and other.search("a   x") and not other.search("ms")
-    assert alone.search("BAR") and not alone.search("bar x")
 
 
 def test_invalid_pattern_error_names_the_field() -> None:

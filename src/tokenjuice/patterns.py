@@ -399,17 +399,20 @@ def _compile_regex_module(pattern: str, flags: int, where: str) -> Any:
 def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher]:
     """Matchers for "does any of these patterns match a line".
 
-    A safe pattern with required literals stays on its own: it is then searched only
-    on the lines holding them (`linematch`), which an alternation loses as soon as one
-    branch has none. The other safe patterns are joined, those anchored at the line
-    start in one alternation (one `match` per line) and the rest in another (one
-    `search`). Risky ones stay separate so each keeps its own time budget. Patterns
-    that fail to compile are skipped with a warning naming the rule field.
+    Safe patterns are joined into alternations, so a line costs one search per group:
+    those with required literals in one (the alternation requires one of their
+    literals, so it is searched only on the lines holding one, see `linematch`); of
+    the rest, those anchored at the line start in another (one `match` per line) and
+    the others in a third. One pattern without literals joined with the first group
+    would cost it its literal check. Risky ones stay separate so each keeps its own
+    time budget. Patterns that fail to compile are skipped with a warning naming the
+    rule field.
     """
     from tokenjuice import prefilter
 
+    with_literals: list[PatternSpec] = []
     anchored: list[PatternSpec] = []
-    unanchored: list[PatternSpec] = []
+    other: list[PatternSpec] = []
     out: list[Matcher] = []
     for spec in specs:
         try:
@@ -420,13 +423,13 @@ def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher
         flags = spec.flags & ~re.MULTILINE  # lines hold no newline
         if spec.risky:
             out.append(spec.matcher(budget))
+        elif prefilter.required(spec.python, flags) is not None:
+            with_literals.append(spec)
         elif prefilter.anchored(spec.python, flags):
             anchored.append(spec)
-        elif prefilter.required(spec.python, flags) is None:
-            unanchored.append(spec)
         else:
-            out.append(spec.matcher(budget))
-    for group in (unanchored, anchored):
+            other.append(spec)
+    for group in (other, anchored, with_literals):
         out[0:0] = _joined(group, budget)
     return out
 
