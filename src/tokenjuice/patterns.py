@@ -406,43 +406,63 @@ def compile_any(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher
     the others in a third. One pattern without literals joined with the first group
     would cost it its literal check. Risky ones stay separate so each keeps its own
     time budget. Patterns that fail to compile are skipped with a warning naming the
-    rule field.
+    rule field. The grouping is worked out once per set of specs (every reduction
+    asks again).
     """
+    key = tuple(map(id, specs))
+    got = _any_cache.get(key)
+    if got is None:
+        got = _group(specs)
+        if len(_any_cache) >= _ANY_CACHE_MAX:
+            _any_cache.clear()
+        _any_cache[key] = got
+    _, safe, risky = got
+    return safe + [spec.matcher(budget) for spec in risky] if risky else list(safe)
+
+
+# specs (held, so their ids stay theirs) -> (specs, joined safe matchers, risky specs)
+_any_cache: dict[tuple[int, ...], tuple[tuple[PatternSpec, ...], list[Matcher], list[PatternSpec]]] = {}
+_ANY_CACHE_MAX = 1024
+
+
+def _group(specs: list[PatternSpec]) -> tuple[tuple[PatternSpec, ...], list[Matcher], list[PatternSpec]]:
     from tokenjuice import prefilter
 
     with_literals: list[PatternSpec] = []
     anchored: list[PatternSpec] = []
     other: list[PatternSpec] = []
-    out: list[Matcher] = []
+    risky: list[PatternSpec] = []
     for spec in specs:
         try:
             spec.compile()
         except PatternError as exc:
             _log.warn(f"{exc}; pattern skipped")
             continue
-        flags = spec.flags & ~re.MULTILINE  # lines hold no newline
+        flags = int(spec.flags) & ~re.MULTILINE  # lines hold no newline
         if spec.risky:
-            out.append(spec.matcher(budget))
+            risky.append(spec)
         elif prefilter.required(spec.python, flags) is not None:
             with_literals.append(spec)
         elif prefilter.anchored(spec.python, flags):
             anchored.append(spec)
         else:
             other.append(spec)
-    for group in (other, anchored, with_literals):
-        out[0:0] = _joined(group, budget)
-    return out
+    safe: list[Matcher] = []
+    for group in (with_literals, anchored, other):
+        safe += _joined(group)
+    return tuple(specs), safe, risky
 
 
-def _joined(specs: list[PatternSpec], budget: Budget | None) -> list[Matcher]:
+def _joined(specs: list[PatternSpec]) -> list[Matcher]:
+    """One alternation for safe patterns (no time budget needed)."""
     if len(specs) <= 1:
-        return [spec.matcher(budget) for spec in specs]
+        return [spec.matcher(None) for spec in specs]
     parts = []
     for spec in specs:
-        letters = inline_flags(spec.flags & ~re.MULTILINE)
+        letters = inline_flags(int(spec.flags) & ~re.MULTILINE)
         parts.append(f"(?{letters}:{spec.python})" if letters else f"(?:{spec.python})")
     try:
         return [re.compile("|".join(parts))]
     except re.error:
         # Duplicate group names across patterns: one search each.
-        return [spec.matcher(budget) for spec in specs]
+        return [spec.matcher(None) for spec in specs]
