@@ -193,3 +193,24 @@ def test_risk_and_literals_come_from_the_cache_in_a_second_process(tmp_path: Pat
     assert json.loads(runs[0].stderr)  # the first process parses the skip pattern
     assert json.loads(runs[1].stderr) == []
     assert runs[0].stdout == runs[1].stdout
+
+
+def test_a_small_reduction_with_a_warm_cache_does_not_import_the_prefilter(tmp_path: Path) -> None:
+    """How a rule's patterns are grouped comes from the cache's facts: the first call
+    of a process reducing a short output need not load the literal analysis."""
+    script = (
+        "import sys\n"
+        "import tokenjuice\n"
+        "r = tokenjuice.Reducer(user_rules=False, project_rules=False)\n"
+        "r.reduce('collected 3 items\\n\\ntests/test_a.py ...\\n\\n3 passed in 0.01s\\n', command='pytest -q')\n"
+        "from tokenjuice import _recache\n"
+        "_recache.save()\n"
+        "print('tokenjuice.prefilter' in sys.modules)\n"
+    )
+    e = {**os.environ, "TOKENJUICE_HOME": str(tmp_path / "home")}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+    runs = [
+        subprocess.run([sys.executable, "-c", script], env=e, capture_output=True, text=True, check=True).stdout.strip()
+        for _ in range(2)
+    ]
+    assert runs == ["True", "False"]

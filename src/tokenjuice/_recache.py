@@ -125,6 +125,14 @@ def fact(kind: str, pattern: str, flags: int, compute: Callable[[str, int], Any]
     return got
 
 
+def known(kind: str, pattern: str, flags: int) -> Any:
+    """The remembered value of a fact, or `MISSING` (then ask whoever computes it)."""
+    return _state["facts"].get((kind, pattern, int(flags)), _MISSING)
+
+
+MISSING = _MISSING
+
+
 def _plain(value: Any) -> bool:
     """Can marshal store it (one odd value must not cost the whole file)?"""
     import marshal

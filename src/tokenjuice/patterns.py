@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from tokenjuice import _log
+from tokenjuice import _log, _recache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -130,8 +130,6 @@ def _is_hex(s: str) -> bool:
 
 def risk(pattern: str, flags: int = 0) -> str | None:
     """Why `pattern` could backtrack catastrophically, or None when it cannot."""
-    from tokenjuice import _recache
-
     why: str | None = _recache.fact("risk", pattern, flags, _risk)
     return why
 
@@ -425,9 +423,26 @@ _any_cache: dict[tuple[int, ...], tuple[tuple[PatternSpec, ...], list[Matcher], 
 _ANY_CACHE_MAX = 1024
 
 
-def _group(specs: list[PatternSpec]) -> tuple[tuple[PatternSpec, ...], list[Matcher], list[PatternSpec]]:
-    from tokenjuice import prefilter
+def _has_literals(pattern: str, flags: int) -> bool:
+    # The facts the regex cache keeps answer without importing the prefilter (first call).
+    got = _recache.known("required", pattern, flags & re.IGNORECASE)
+    if got is _recache.MISSING:
+        from tokenjuice import prefilter
 
+        return prefilter.required(pattern, flags) is not None
+    return bool(got)
+
+
+def _anchored(pattern: str, flags: int) -> bool:
+    got = _recache.known("anchored", pattern, flags)
+    if got is _recache.MISSING:
+        from tokenjuice import prefilter
+
+        return prefilter.anchored(pattern, flags)
+    return bool(got)
+
+
+def _group(specs: list[PatternSpec]) -> tuple[tuple[PatternSpec, ...], list[Matcher], list[PatternSpec]]:
     with_literals: list[PatternSpec] = []
     anchored: list[PatternSpec] = []
     other: list[PatternSpec] = []
@@ -441,9 +456,9 @@ def _group(specs: list[PatternSpec]) -> tuple[tuple[PatternSpec, ...], list[Matc
         flags = int(spec.flags) & ~re.MULTILINE  # lines hold no newline
         if spec.risky:
             risky.append(spec)
-        elif prefilter.required(spec.python, flags) is not None:
+        elif _has_literals(spec.python, flags):
             with_literals.append(spec)
-        elif prefilter.anchored(spec.python, flags):
+        elif _anchored(spec.python, flags):
             anchored.append(spec)
         else:
             other.append(spec)
