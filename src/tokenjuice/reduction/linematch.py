@@ -76,19 +76,8 @@ def hits(matchers: list[Matcher], lines: list[str] | Lines, hints: Hints | None 
     hints = hints if hints is not None else Hints()
     out: list[bool] | None = None
     for m in matchers:
-        if out is None:
-            out = _one(m, batch, hints)
-            continue
-        rest = list(compress(count(), map(operator.not_, out)))
-        if not rest:
-            break
-        if len(rest) * 2 > len(out):
-            out = list(map(operator.or_, out, _one(m, batch, hints)))
-        else:
-            # Most lines matched already (`PASSED` lines): only the others are searched.
-            sub = batch.lines
-            for i in compress(rest, _one(m, Lines([sub[i] for i in rest]), hints)):
-                out[i] = True
+        got = _one(m, batch, hints)
+        out = got if out is None else list(map(operator.or_, out, got))
     return out if out is not None else [False] * len(batch.lines)
 
 

@@ -12,10 +12,11 @@ lines only far over budget — and renders the body with one marker per gap.
 from __future__ import annotations
 
 from collections import deque
+from itertools import repeat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 DEFAULT_MAX_CHARS = 12_000
 # Protected (signal) lines may use this multiple of the budget before they are trimmed;
@@ -283,27 +284,8 @@ class Collector:
         self._compact()
         self._fit(limit, max_line, tail_bias, protected_factor)
         self._compact()
-        body: list[str] = []
-        omitted = 0
-        shortened = 0
-        kept = 0
-        for e in self.entries:
-            if e.gap:
-                body.append(marker(e.gap))
-                omitted += e.gap
-            line = e.text
-            if len(line) > max_line:
-                line = shorten(line, max_line)
-                shortened += 1
-            if show_repeats and e.weight > 1 and line.strip():
-                line = f"{line} (×{e.weight})"
-            body.append(line)
-            kept += e.weight
-        if self.pending_gap:
-            body.append(marker(self.pending_gap))
-            omitted += self.pending_gap
-        _trim_blank_edges(body)
-        return body, omitted, shortened, kept
+        shown = ((e.gap, e.text, e.weight) for e in self.entries)
+        return _render(shown, self.pending_gap, max_line, show_repeats)
 
     def _fit(self, limit: int, max_line: int, tail_bias: bool, protected_factor: int) -> None:
         entries = self.entries
@@ -378,17 +360,37 @@ def finish_all(
                 if prot[i]:
                     alive[i] = False
                     cost -= min(len(texts[i]), max_line) + 1
-    body: list[str] = []
-    omitted = shortened = kept = gap = 0
+    shown, end_gap = _kept(texts, weights, alive)
+    return _render(shown, end_gap, max_line, show_repeats)
+
+
+def _kept(texts: list[str], weights: list[int], alive: list[bool] | None) -> tuple[Iterable[tuple[int, str, int]], int]:
+    """(lines omitted before it, text, weight) of each line kept, and the lines omitted
+    after the last one."""
+    if alive is None:
+        return zip(repeat(0), texts, weights), 0
+    out: list[tuple[int, str, int]] = []
+    gap = 0
     for i, line in enumerate(texts):
-        w = weights[i]
-        if alive is not None and not alive[i]:
-            gap += w
-            continue
+        if alive[i]:
+            out.append((gap, line, weights[i]))
+            gap = 0
+        else:
+            gap += weights[i]
+    return out, gap
+
+
+def _render(
+    shown: Iterable[tuple[int, str, int]], end_gap: int, max_line: int, show_repeats: bool
+) -> tuple[list[str], int, int, int]:
+    """The body, with a marker for each gap: (body, raw lines omitted, lines shortened,
+    raw lines kept)."""
+    body: list[str] = []
+    omitted = shortened = kept = 0
+    for gap, line, w in shown:
         if gap:
             body.append(marker(gap))
             omitted += gap
-            gap = 0
         if len(line) > max_line:
             line = shorten(line, max_line)
             shortened += 1
@@ -396,9 +398,9 @@ def finish_all(
             line = f"{line} (×{w})"
         body.append(line)
         kept += w
-    if gap:
-        body.append(marker(gap))
-        omitted += gap
+    if end_gap:
+        body.append(marker(end_gap))
+        omitted += end_gap
     _trim_blank_edges(body)
     return body, omitted, shortened, kept
 
