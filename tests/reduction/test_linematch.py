@@ -91,8 +91,9 @@ def test_dense_literal_is_searched_line_by_line_in_later_batches() -> None:
     assert hits([m], later, hints) == _naive([m], later)
 
 
-def test_later_patterns_search_only_the_lines_still_unmatched() -> None:
-    """`pytest -v`: the first pattern takes most lines, the next ones see the rest."""
+def test_several_patterns_where_the_first_matches_most_lines() -> None:
+    """`pytest -v`: the first pattern takes most lines (its literal is dense), the
+    others match a few of the rest; the answer is still each line's own."""
     lines = [f"tests/t.py::test_{i} PASSED" for i in range(300)]
     lines[17] = "FAILED tests/t.py::test_17 - AssertionError"
     lines[18] = "PASSED tests/t.py::test_18"
