@@ -395,6 +395,8 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             headline_weight = fo.headline_weight
             show_repeats = False
         # Only the lines the formatter left unprotected need the checks.
+        if protected is not None and not any(protected):
+            protected = None  # none yet: every line is checked as it is, without copies
         if protect:
             if protected is None:
                 protected = _hits(protect, lines, hints)
@@ -405,7 +407,9 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
                     if hit:
                         protected[i] = True
         if ctx.failed:
-            unprotected = list(compress(count(), map(operator.not_, protected))) if protected is not None else None
+            unprotected = None
+            if protected and any(protected):
+                unprotected = list(compress(count(), map(operator.not_, protected)))
             diag_idx = _signals().find(lines, unprotected, locations=True)
             if diag_idx:
                 protected = list(protected) if protected is not None else [False] * len(lines)
