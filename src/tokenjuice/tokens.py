@@ -27,11 +27,23 @@ TOKENS_PER_BYTE = 0.3
 _EXACT_PIECE_CHARS = 256 * 1024
 
 
+# Non-ASCII text is measured in slices this long: its UTF-8 length without a whole
+# encoded copy of a large output in memory.
+_UTF8_SLICE_CHARS = 4096
+
+
+def utf8_len(text: str) -> int:
+    """len(text.encode("utf-8", "surrogatepass")), holding at most a slice encoded."""
+    if text.isascii():
+        return len(text)
+    step = _UTF8_SLICE_CHARS
+    return sum(len(text[i : i + step].encode("utf-8", "surrogatepass")) for i in range(0, len(text), step))
+
+
 def estimate(text: str) -> int:
     if not text:
         return 0
-    n = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-    return int(n * TOKENS_PER_BYTE + 0.999)
+    return int(utf8_len(text) * TOKENS_PER_BYTE + 0.999)
 
 
 # Exact counting costs about 0.1 s per MB; past this many characters the count is

@@ -397,14 +397,15 @@ class Reducer:
             out.body.insert(0, _streamed_note(streamed))
             raw_tokens = int(streamed.total_bytes * 0.3 + 0.999)
 
-        body_text = "\n".join(out.body).strip()
+        # No joined copy of the body (or of the raw text) just to see whether it is blank.
+        has_body = any(map(str.strip, out.body))
         failed = bool(run.exit_code)
         facts = out.headline or (pipeline.facts_line(out.facts) if (out.omitted or failed) else None)
         if failed and out.body and not out.lines_kept and out.body == [rule.data.get("onEmpty")]:
             # An onEmpty message ("no problems") must not stand in for a failing run.
-            body_text = ""
+            has_body = False
             facts = None
-        if not body_text and not facts and raw.strip() and streamed is None:
+        if not has_body and not facts and raw and not raw.isspace() and streamed is None:
             return self._raw(run, raw, "original", cls)
         red = Reduction(
             text="",

@@ -137,6 +137,7 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
         if not whole:
             chunk = nz.normalize(chunk, strip=strip)
         lines = chunk.split("\n")
+        del chunk  # the lines are copies: a batch's text is not held twice
         if lines[-1] == "":
             lines.pop()
         if trim_trailing:
@@ -160,6 +161,8 @@ def iter_batches(text: str, transforms: dict[str, Any], tags: list[int] | None =
         carry = (batch.text.pop(), batch.weights.pop(), batch.tags.pop() if batch.tags is not None else 0)
         if batch.text:
             yield batch
+        # Not held while the next batch is split: one batch in memory at a time.
+        del batch, lines
     if carry is not None:
         yield Batch([carry[0]], [carry[1]], [carry[2]] if tags is not None else None)
 
@@ -285,23 +288,13 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
 
     for batch in iter_batches(ctx.text, d.get("transforms") or {}):
         text, weights = batch.text, batch.weights
+        del batch  # lines a skip pattern drops go as soon as it has
         out.lines_total += sum(weights)
         for spec, message in match_output:
             if summary is None and _search(spec, pb, "\n".join(text)):
                 summary = message
-        for reason, skip in skips:
-            drop = _hits(skip, text, hints)
-            if protect and any(drop):
-                # A protected line is never skipped; only the skip candidates are checked.
-                idx = list(compress(count(), drop))
-                for i, p in zip(idx, _hits(protect, [text[i] for i in idx]), strict=True):
-                    if p:
-                        drop[i] = False
-            if any(drop):
-                out.drop(reason, sum(compress(weights, drop)))
-                keep_mask = list(map(operator.not_, drop))
-                text = list(compress(text, keep_mask))
-                weights = list(compress(weights, keep_mask))
+        if skips:
+            text, weights = _skip(skips, protect, text, weights, hints, out)
         # Protected lines matter to the window and the keep filter, not to a formatter.
         needs_window = not formatter or (streaming and not accepted)
         prot = _hits(protect, text, hints) if protect and (keep or needs_window) else None
@@ -339,14 +332,19 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             stream = _feed(rule, stream, text, weights, accepted)
             streamed_weight += sum(weights)
             if not accepted:
-                collector.add_batch(text, weights, prot_idx)
                 accepted = stream is not None and bool(getattr(stream, "accepted", False))
+                if accepted:
+                    # The plain result can no longer be used (see `_feed`): it goes.
+                    collector = window.Collector(head, tail)
+                else:
+                    collector.add_batch(text, weights, prot_idx)
         elif formatter:
             survivors.extend(text)
             survivor_weights.extend(weights)
             survivor_kept.extend(matched if matched is not None else [True] * len(text))
         else:
             collector.add_batch(text, weights, prot_idx)
+        del text, weights  # see iter_batches: not held while the next batch is made
 
     post_keep = keep_seen and d.get("counterSource") != "preKeep"
     out.facts = {name: (match_counts if post_keep else pre_counts)[name] for name, m in counters if m is not None}
@@ -366,6 +364,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     if streaming:
         out.drop("filtered", keep_dropped)
         fo = _finish_stream(rule, stream, accepted) if stream is not None else None
+        stream = None  # what it held to the end can go before the window works
         # Declined: the collector already holds the plain result.
     elif formatter:
         if keep_seen:
@@ -445,6 +444,32 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     _finish(collector, ctx, out, essential=essential, show_repeats=show_repeats, max_factor=max_factor)
     out.lines_kept += headline_weight
     return out
+
+
+def _skip(
+    skips: list[tuple[str, list[Any]]],
+    protect: list[Any],
+    text: list[str],
+    weights: list[int],
+    hints: Hints,
+    out: Outcome,
+) -> tuple[list[str], list[int]]:
+    """The lines no skip pattern drops, with their weights (a protected line is never
+    skipped); the dropped ones are counted in `out`."""
+    for reason, skip in skips:
+        drop = _hits(skip, text, hints)
+        if protect and any(drop):
+            # Only the skip candidates are checked for protection.
+            idx = list(compress(count(), drop))
+            for i, p in zip(idx, _hits(protect, [text[i] for i in idx]), strict=True):
+                if p:
+                    drop[i] = False
+        if any(drop):
+            out.drop(reason, sum(compress(weights, drop)))
+            keep_mask = list(map(operator.not_, drop))
+            text = list(compress(text, keep_mask))
+            weights = list(compress(weights, keep_mask))
+    return text, weights
 
 
 def _on_empty(d: dict[str, Any], out: Outcome, headline_weight: int) -> Outcome:

@@ -3,11 +3,13 @@ helps kept for errors, lint names for clippy, identical warnings grouped."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from tests.reduction.formatters._build import UNRELATED, accounted, raw, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import FormatOutput
 
 BUILD = [
     "cargo-build-errors",
@@ -127,3 +129,88 @@ def test_accounting_adds_up_and_unrelated_output_is_left_alone() -> None:
     assert out is not None and accounted(out, len(lines))
     assert run_formatter("rustc-diagnostics", UNRELATED) is None
     assert run_formatter("rustc-diagnostics", "    Finished `dev` profile in 0.1s\n") is None
+
+
+# A plain warning block, then a line that belongs to it (a `note:` sub-diagnostic): the
+# block's compact record must turn back into a diagnostic that takes the note.
+_CONTINUED = """\
+warning: unused variable: `spare`
+ --> src/lib.rs:4:9
+  |
+4 |     let spare = 1;
+  |         ^^^^^ help: if this is intentional, prefix it with an underscore: `_spare`
+  |
+  = note: `#[warn(unused_variables)]` on by default
+note: the lint level is defined here
+ --> src/lib.rs:1:9
+  |
+1 | #![warn(unused)]
+  |         ^^^^^^
+"""
+
+
+def _feed_in_batches(lines: list[str], weights: list[int], sizes: list[int]) -> FormatOutput | None:
+    from tokenjuice.model import ToolRun
+    from tokenjuice.reduction.formatters import FormatContext, rustc_diagnostics
+
+    run = ToolRun(tool_name="exec", command="cargo build", combined="", exit_code=0)
+    st = rustc_diagnostics.Stream(FormatContext(run, None, {}))  # type: ignore[arg-type]
+    pos = 0
+    for n in sizes:
+        st.feed(lines[pos : pos + n], weights[pos : pos + n])
+        pos += n
+    st.feed(lines[pos:], weights[pos:])
+    return st.finish()
+
+
+def _shape(out: FormatOutput | None) -> tuple[object, ...] | None:
+    if out is None:
+        return None
+    return (out.lines, out.weights, out.protected, list(out.omitted.items()))
+
+
+@pytest.mark.parametrize("fid", ["cargo-build-warnings", "cargo-build-errors", "cargo-check-many-errors"])
+def test_warning_blocks_read_whole_give_what_reading_line_by_line_gives(
+    fid: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plain warning blocks are read in one regex step and kept as compact records;
+    cut into batches anywhere, with lines repeated past 255 (wider weights) and a block
+    that a later line continues, the output equals the line-by-line reading."""
+    from tokenjuice.reduction.formatters import rustc_diagnostics
+
+    fx, _ = reduced("cargo-build", fid, "build/cargo-build")
+    # Three copies, so that warnings repeat and group across batches; distinct ones too.
+    block = _CONTINUED.split("note: the lint", maxsplit=1)[0]
+    distinct = "".join(block.replace("spare", f"spare_{k}") for k in range(150))
+    lines = (raw(fx) * 3 + distinct + _CONTINUED + raw(fx) + distinct.replace("spare", "other")).splitlines()
+    rng = random.Random(fid)
+    weights = [0 if not ln.strip() else 1 for ln in lines]
+    for i in rng.sample(range(len(lines)), 5):
+        if weights[i]:
+            weights[i] = rng.choice([2, 300, 70_000])
+    # A header repeated 300 times (shown as such), late enough to widen the weights.
+    weights[max(i for i, ln in enumerate(lines) if ln.startswith(("warning", "error")))] = 300
+    monkeypatch.setattr(rustc_diagnostics, "_BLOCK_RE", re.compile(r"(?!)"))
+    expected = _shape(_feed_in_batches(lines, weights, []))
+    monkeypatch.undo()
+    assert expected is not None and any(ln.endswith("(×300)") for ln in expected[0])  # type: ignore[attr-defined]
+    assert _shape(_feed_in_batches(lines, weights, [])) == expected
+    for _ in range(20):
+        sizes = [rng.randint(1, 40) for _ in range(len(lines) // 20)]
+        assert _shape(_feed_in_batches(lines, weights, sizes)) == expected
+
+
+def test_compact_warning_records_give_back_the_last_one_sealed_or_not() -> None:
+    from tokenjuice.reduction.formatters._compiler_diag import Plain
+
+    weights = [1, 1, 2, 1]
+    run = Plain(weights)
+    run.add(0, "warning: a", "src/a.rs:1:1", "", 1, (("snippets", 3),))
+    run.add(2, "warning: b", "src/b.rs:2:2", " [clippy::b]", 1, ())
+    run.seal()
+    run.add(3, "warning: c", "src/c.rs:3:3", "", 0, ())
+    for expected in ("c", "b"):
+        d = run.pop()
+        assert d.message == f"warning: {expected}" and d.header().startswith(f"src/{expected}.rs")
+        assert len(run.fields()) == 3 * len(run)
+    assert run.pop().header() == "src/a.rs:1:1: warning: a" and not run and run.fields() == []

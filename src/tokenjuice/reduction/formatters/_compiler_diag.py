@@ -18,7 +18,10 @@ every message stays in the text.
 
 from __future__ import annotations
 
+import operator
 import re
+from array import array
+from collections import Counter
 
 from tokenjuice.reduction.formatters._common import Builder
 
@@ -143,7 +146,76 @@ class Dropped:
         self.weight = weight
 
 
-Item = Diag | Kept | Dropped
+DropCounts = tuple[tuple[str, int], ...]
+
+
+class Plain:
+    """Consecutive warnings with a location and nothing kept under them, column by
+    column: a long build log holds thousands, and a `Diag` each would cost more memory
+    than the log. Printed like a `Diag` (`loc: message`, no prefix); `pop` gives the last
+    one back as a `Diag` when a line after it turns out to belong to it.
+
+    Their text is held as one string per batch (`seal`): message, location and suffix of
+    each, newline-separated (none holds a newline, all being parts of lines).
+    """
+
+    __slots__ = ("chars", "counts", "folds", "idx", "parts", "text", "weights")
+
+    def __init__(self, weights: Sequence[int]) -> None:
+        self.weights = weights  # of every input line, by index (as a Diag's)
+        self.idx = array("q")  # header line of each
+        self.folds = array("q")  # `Diag.fold_w` of each
+        self.counts: list[DropCounts] = []  # `Diag.dropped` of each (shared tuples)
+        self.parts: list[str] = []  # message, location, suffix of each not yet sealed
+        self.text = ""  # the sealed ones
+        self.chars = 0  # what `_size` counts for them
+
+    def __len__(self) -> int:
+        return len(self.idx)
+
+    def add(
+        self, idx: int, message: str, loc: str, suffix: str, fold_w: int, counts: tuple[tuple[str, int], ...]
+    ) -> None:
+        self.idx.append(idx)
+        self.folds.append(fold_w)
+        self.counts.append(counts)
+        self.parts += (message, loc, suffix)
+        self.chars += len(message) + len(loc) + 3
+
+    def seal(self) -> None:
+        """Join the text added since the last seal (the lines it came from can go)."""
+        if self.parts:
+            if self.text:
+                self.parts.insert(0, self.text)
+            self.text = "\n".join(self.parts)
+            self.parts = []
+
+    def fields(self) -> list[str]:
+        """Message, location and suffix of each, in order."""
+        return self.text.split("\n") + self.parts if self.text else self.parts
+
+    def diag(self, k: int, message: str, loc: str, suffix: str) -> Diag:
+        d = Diag(self.idx[k], "warning", message, loc, self.weights)
+        d.suffix = suffix
+        d.fold_w = self.folds[k]
+        d.dropped = self.counts[k]
+        return d
+
+    def pop(self) -> Diag:
+        fields = self.fields()
+        message, loc, suffix = fields[-3:]
+        k = len(self.idx) - 1
+        d = self.diag(k, message, loc, suffix)
+        del self.idx[k], self.folds[k], self.counts[k]
+        self.chars -= len(message) + len(loc) + 3
+        if self.parts:
+            del self.parts[-3:]
+        else:
+            self.text = "\n".join(fields[:-3])
+        return d
+
+
+Item = Diag | Kept | Dropped | Plain
 
 
 class Collector:
@@ -209,19 +281,29 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
         detailed = not trimmed or _size(items) > max_chars
     # Counted first, so that only messages seen `group_min` times get a member list
     # (a long build log holds thousands of distinct ones).
-    counts: dict[str, int] = {}
-    for d in diags:
-        if d.loc and (detailed or not d.children):
-            key = _key(d)
-            counts[key] = counts.get(key, 0) + 1
+    counts: Counter[str] = Counter()
+    for it in items:
+        if isinstance(it, Diag):
+            if it.loc and (detailed or not it.children):
+                counts[_key(it)] += 1
+        elif isinstance(it, Plain):
+            f = it.fields()
+            counts.update(map(operator.add, f[0::3], f[2::3]))
     groups: dict[str, list[Diag]] = {k: [] for k, n in counts.items() if n >= group_min}
     del counts
     if groups:
-        for d in diags:
-            if d.loc and (detailed or not d.children):
-                members = groups.get(_key(d))
-                if members is not None:
-                    members.append(d)
+        for it in items:
+            if isinstance(it, Diag):
+                if it.loc and (detailed or not it.children):
+                    members = groups.get(_key(it))
+                    if members is not None:
+                        members.append(it)
+            elif isinstance(it, Plain):
+                f = it.fields()
+                for k in range(len(it)):
+                    members = groups.get(f[3 * k] + f[3 * k + 2])
+                    if members is not None:
+                        members.append(it.diag(k, f[3 * k], f[3 * k + 1], f[3 * k + 2]))
     done: set[str] = set()
     for it in items:
         if isinstance(it, Kept):
@@ -231,31 +313,62 @@ def emit(b: Builder, items: list[Item], *, group_min: int = GROUP_MIN, max_chars
         if isinstance(it, Dropped):
             b.drop_weight(it.reason, it.weight)
             continue
+        if isinstance(it, Plain):
+            _emit_plain(b, it, groups, done)
+            continue
         # A member's details are kept (not cleared) below, so its key stays the same.
         found = _key(it) if groups and it.loc and (detailed or not it.children) else None
         members = groups.get(found) if found is not None else None
         if found is None or members is None:
             _emit_one(b, it)
-            continue
-        if found in done:
-            continue  # accounted for with its group
-        done.add(found)
-        first = members[0]
-        where = f", first at {first.loc}" if first.children else ""
-        text = f"{first.prefix}{first.message}{first.suffix} ({len(members)}×){where}:"
-        b.keep_line(text, first.weights[first.idx], protect=True)
-        pos = len(b.weights) - 1
-        for d in members:
-            if d is not first:
-                b.weights[pos] += d.weights[d.idx]
-                d.drop_details(clear=False)
-            b.weights[pos] += d.fold_w
-            for reason, w in d.drop_counts():
-                b.drop_weight(reason, w)
-        _emit_children(b, first)
-        chunks = _wrap([d.loc or "" for d in members])
-        for k, chunk in enumerate(chunks):
-            b.add(("  all: " if first.children and k == 0 else "  ") + chunk, protect=True)
+        elif found not in done:
+            done.add(found)
+            _emit_group(b, members)
+        # else: accounted for with its group
+
+
+def _emit_group(b: Builder, members: list[Diag]) -> None:
+    """Diagnostics sharing a message, at the first one's place: the message once, then
+    every location."""
+    first = members[0]
+    where = f", first at {first.loc}" if first.children else ""
+    text = f"{first.prefix}{first.message}{first.suffix} ({len(members)}×){where}:"
+    b.keep_line(text, first.weights[first.idx], protect=True)
+    pos = len(b.weights) - 1
+    for d in members:
+        if d is not first:
+            b.weights[pos] += d.weights[d.idx]
+            d.drop_details(clear=False)
+        b.weights[pos] += d.fold_w
+        for reason, w in d.drop_counts():
+            b.drop_weight(reason, w)
+    _emit_children(b, first)
+    chunks = _wrap([d.loc or "" for d in members])
+    for k, chunk in enumerate(chunks):
+        b.add(("  all: " if first.children and k == 0 else "  ") + chunk, protect=True)
+
+
+def _emit_plain(b: Builder, run: Plain, groups: dict[str, list[Diag]], done: set[str]) -> None:
+    """Each of `run` as `_emit_one` prints a `Diag`, or its group at the first one."""
+    f = run.fields()
+    weights, folds, counts = run.weights, run.folds, run.counts
+    omitted = b.omitted
+    for k, idx in enumerate(run.idx):
+        message, loc, suffix = f[3 * k], f[3 * k + 1], f[3 * k + 2]
+        if groups:
+            key = message + suffix
+            members = groups.get(key)
+            if members is not None:
+                if key not in done:
+                    done.add(key)
+                    _emit_group(b, members)
+                continue
+        w = weights[idx]
+        b.keep_line(f"{loc}: {message}{suffix}", w, protect=True)
+        b.weights[-1] = w + folds[k]
+        for reason, n in counts[k]:
+            if n:
+                omitted[reason] = omitted.get(reason, 0) + n
 
 
 def _emit_one(b: Builder, d: Diag) -> None:
@@ -297,6 +410,8 @@ def _size(items: list[Item]) -> int:
             n += len(it.message) + len(it.loc or "") + 3
             if it.children:
                 n += sum(len(t) + 1 for _, t in it.children)
+        elif isinstance(it, Plain):
+            n += it.chars
         elif isinstance(it, Kept):
             n += len(it.text) + 1
     return n

@@ -20,10 +20,11 @@ once with all their locations. `--message-format=short` lines are grouped the sa
 from __future__ import annotations
 
 import re
+from array import array
 
 from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
 from tokenjuice.reduction.formatters._common import Builder, matches_by_line
-from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit, is_error
+from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, Plain, emit, is_error
 
 HEADER_RE = re.compile(r"^(error|warning|note|help|failure-note)(\[[\w:-]+\])?: (.+)$")
 SHORT_RE = re.compile(r"^([^\s:][^:]*:\d+:\d+): (error|warning)(\[[\w:-]+\])?: (.+)$")
@@ -53,7 +54,7 @@ _BLOCK_COUNTS: dict[tuple[int, int, bool], tuple[tuple[str, int], ...]] = {}
 # `--message-format=short` line), `= note:`/`= help:` lines, `...` and blank lines. The
 # match ends with its last line, so the next block's newline is still there.
 _BLOCK_RE = re.compile(
-    r"\nwarning(\[[\w:-]+\])?: ([^\n]+)"
+    r"\nwarning(?:\[[\w:-]+\])?: [^\n]+"
     r"\n[^\S\n]*--> (\S[^\n]*:\d+:\d+)(?![^\n])"
     r"((?:\n[^\S\n]*(?:"
     r"\|[^\n]*"
@@ -70,17 +71,28 @@ class Stream:
 
     def __init__(self, ctx: FormatContext) -> None:
         self.detail_warnings = bool(ctx.options.get("warningHelp"))
-        self.weights: list[int] = []
+        # Every line's weight, held to the end: one byte each while they fit (a list
+        # would take eight), wider once a line repeats more often (`_widen`).
+        self.weights = array("B")
         # No lines by index: the parser passes the text of every line it keeps.
         self.col = Collector((), self.weights)
         self.cur: Diag | None = None  # the top-level diagnostic being read
+        # The plain warning blocks of this batch (`_block`); the last of them is still
+        # being read when `cur` is None and `pending`.
+        self.plain: Plain | None = None
+        self.pending = False
         self.sub: Diag | None = None  # a `note:`/`help:` sub-diagnostic of `cur`
         self.code_line: str | None = None  # the source line number the last snippet line showed
         self.note_open = False  # the previous line was a `= note:` whose text may continue
 
     def feed(self, lines: list[str], weights: list[int]) -> None:
         base = len(self.weights)
-        self.weights.extend(weights)
+        try:
+            self.weights.extend(weights)
+        except OverflowError:
+            del self.weights[base:]
+            self._widen()
+            self.weights.extend(weights)
         done = 0
         if not self.detail_warnings:
             # Plain warning blocks (most of a long build log) in one regex step each;
@@ -89,18 +101,25 @@ class Stream:
                 self._lines(lines, base, done, at)
                 done = self._block(m, lines, weights, base, at)
         self._lines(lines, base, done, len(lines))
+        if self.plain is not None:
+            self.plain.seal()  # the batch's lines can go
+            self.plain = None
+
+    def _widen(self) -> None:
+        """Weights of eight bytes from now on; everything holding them is re-pointed."""
+        wide = array("q", self.weights)
+        self.weights = self.col.weights = wide
+        for d in (*self.col.items, self.cur, self.sub):
+            if isinstance(d, (Diag, Plain)):
+                d.weights = wide
 
     def _block(self, m: re.Match[str], lines: list[str], weights: list[int], base: int, h: int) -> int:
         """A plain warning (header line h): what `_lines` would make of it, without
         looking at the snippet lines one by one. Returns the line after the block."""
-        code, text, loc, body = m.groups()
+        loc, body = m.groups()
         first = h + 2
         end = first + body.count("\n")
-        col = self.col
-        cur = Diag(base + h, "warning", f"warning{code}: {text}" if code else f"warning: {text}", loc, self.weights)
-        col.items.append(cur)
-        col.diags += 1
-        cur.fold_w = weights[h + 1]
+        suffix = ""
         # Body lines are snippets (blank ones weigh nothing) but for `= note:`/`= help:`
         # lines and the lines continuing them.
         notes = 0
@@ -119,7 +138,7 @@ class Stream:
                 if "rust-clippy/" in body[pos:nxt]:
                     url = CLIPPY_URL_RE.search(body, pos + 8, nxt)
                     if url:
-                        cur.suffix = f" [clippy::{url.group(1)}]"
+                        suffix = f" [clippy::{url.group(1)}]"
                 notes += weights[j]
                 if first_note < 0:
                     first_note = j
@@ -150,8 +169,16 @@ class Stream:
             counts = tuple(p for p in pairs if p[1])
             if len(_BLOCK_COUNTS) < 4096:
                 _BLOCK_COUNTS[key] = counts
-        cur.dropped = counts
-        self.cur, self.sub, self.code_line, self.note_open = cur, None, None, last_note
+        col = self.col
+        plain = self.plain
+        if plain is None or col.items[-1] is not plain:
+            plain = self.plain = Plain(self.weights)
+            col.items.append(plain)
+        # The header line is the message as `_lines` would print it.
+        plain.add(base + h, lines[h], loc, suffix, weights[h + 1], counts)
+        col.diags += 1
+        self.cur, self.sub, self.code_line, self.note_open = None, None, None, last_note
+        self.pending = True
         return end
 
     def _lines(self, lines: list[str], base: int, start: int, stop: int) -> None:
@@ -161,6 +188,16 @@ class Stream:
         if start >= stop:
             return
         col = self.col
+        if self.pending:
+            # The lines after a plain block may still belong to it: it becomes a `Diag`.
+            self.pending = False
+            plain = col.items[-1]
+            assert isinstance(plain, Plain)
+            self.cur = plain.pop()
+            if not plain:
+                col.items.pop()
+                self.plain = None
+            col.items.append(self.cur)
         detail_warnings = self.detail_warnings
         cur, sub, code_line, note_open = self.cur, self.sub, self.code_line, self.note_open
         details = cur is not None and (is_error(cur.severity) or detail_warnings)
