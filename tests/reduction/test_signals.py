@@ -128,6 +128,11 @@ def test_batch_find_gets_the_precise_answer(lines: list[str]) -> None:
     ):
         expected = {i for i, line in enumerate(lines) if precise(name, line)}
         assert signals.find(lines, locations=locations, warnings=warnings) == expected
+        # Among some of the lines only (what the pipeline asks of unprotected lines).
+        doubled = [*lines, *lines]
+        some = [i for i in range(len(doubled)) if i % 3]
+        got = signals.find(doubled, some, locations=locations, warnings=warnings)
+        assert got == {i for i in some if i % len(lines) in expected}
 
 
 def test_the_class_name_gate_knows_every_suffix() -> None:

@@ -265,9 +265,16 @@ def find(
     while j >= 0:
         candidates.add(bisect_right(offsets, j + 1) - 1)
         j = text.find("\nE", j + 1)
+    located: set[int] = set()
     if locations:
-        _lines_with(_rx("locations"), text, offsets, candidates)
-    return {idx[k] for k in candidates if _matches(parts[k], warnings=warnings, locations=locations)}
+        # A line with a location shape is a signal if the precise location pattern
+        # matches it, whatever else it holds: that one search settles most of them.
+        _lines_with(_rx("locations"), text, offsets, located)
+        location = _rx("location").search
+        located = {k for k in located if location(parts[k]) is not None}
+        candidates.difference_update(located)
+    found = located | {k for k in candidates if _matches(parts[k], warnings=warnings, locations=locations)}
+    return {idx[k] for k in found}
 
 
 def _offsets(parts: list[str]) -> list[int]:

@@ -12,7 +12,7 @@ lines only far over budget — and renders the body with one marker per gap.
 from __future__ import annotations
 
 from collections import deque
-from itertools import repeat
+from itertools import compress, repeat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -196,8 +196,7 @@ class Collector:
                 self._tail_used -= len(old.text) + 1
                 if not old.protected:
                     self._kill(old)
-        start = i
-        for j in sorted(p for p in prot if start <= p < cut):
+        for j in self._surviving(sorted(p for p in prot if i <= p < cut), texts):
             if j > i:
                 w = sum(weights[i:j])
                 self.pending_gap += w
@@ -210,6 +209,42 @@ class Collector:
         self.total_weight += sum(weights[i:cut])
         for j in range(cut, n):
             self.add(texts[j], weights[j], j in prot, head_ok=head_ok)
+
+    def _surviving(self, idx: list[int], texts: list[str]) -> list[int]:
+        """Of protected lines `idx` that the tail will have passed, those that
+        `_add_protected_only`, line by line, would leave alive: all that fit the older
+        half of the protected budget, then the latest that fit the recent half. The
+        others are only counted (a failing run can have thousands of such lines).
+        Recent-half lines from earlier batches go now if a line of this one would have
+        pushed them out."""
+        cap = self.protected_chars
+        if cap is None or not idx:
+            return idx
+        half = cap // 2
+        first_used = self._prot_first_used
+        alive: list[bool] = []
+        later: list[int] = []  # positions in idx bound for the recent half
+        for k, j in enumerate(idx):
+            size = len(texts[j]) + 1
+            if first_used + size <= half:
+                first_used += size
+                alive.append(True)
+            else:
+                alive.append(False)
+                later.append(k)
+        room = cap - half
+        s = len(later)
+        while s and len(texts[idx[later[s - 1]]]) + 1 <= room:
+            room -= len(texts[idx[later[s - 1]]]) + 1
+            s -= 1
+        for k in later[s:]:
+            alive[k] = True
+        if s:
+            while self._prot_last:
+                old = self._prot_last.popleft()
+                self._prot_last_used -= len(old.text) + 1
+                self._kill(old)
+        return list(compress(idx, alive))
 
     def _add_protected_only(self, text: str, weight: int) -> None:
         """A protected line that the tail window will have passed by the batch's end."""
