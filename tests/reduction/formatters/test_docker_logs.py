@@ -74,6 +74,8 @@ SHAPE_PIECES = st.sampled_from(
         "_",
         "-",
         "é3",
+        "٣",  # a digit to `\d`, not to `[0-9]`
+        "b٣",
     ]
 )
 

@@ -21,6 +21,9 @@ from tokenjuice.reduction.formatters._common import Builder
 # The lookahead is every character a match can start with: `re` then skips the other
 # positions without trying the branches (twice as fast).
 _SHAPE_RE = re.compile(r"(?=[\d\"'a-f])(?:\b[0-9a-f]*\d[0-9a-f]*\b|\d+|\"[^\"\n]*\"|'[^'\n]*')")
+# The same matches in ASCII text, where `\d` is `[0-9]`: a hex word with a digit is hex
+# letters up to its first digit, then hex; nothing to backtrack into (twice as fast).
+_ASCII_SHAPE_RE = re.compile(r"(?=[\d\"'a-f])(?:\b[a-f]*+\d[0-9a-f]*+\b|\d++|\"[^\"\n]*+\"|'[^'\n]*+')")
 _SPACE_RE = re.compile(r"[^\S\n]+")
 _SPACE_RUN_RE = re.compile(" {2,}")
 # The ASCII characters `\s` matches besides the space and the newline.
@@ -47,7 +50,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     in_trace = False
     for i, line in enumerate(lines):
         body = _PREFIX_RE.sub("", line, count=1) if "|" in line[:40] else line
-        if _TRACE_START_RE.search(body):
+        # Literals first: a regex search per line would cost most of the formatter.
+        if ("Traceback" in body or "goroutine" in body or "panic: " in body) and _TRACE_START_RE.search(body):
             in_trace = True
             signal[i] = True
             continue
@@ -55,7 +59,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             signal[i] = True
             continue
         in_trace = False
-        if i in cands or _EXIT_RE.search(body):
+        if i in cands or ("exit" in body and _EXIT_RE.search(body)):
             signal[i] = True
             continue
         shapes[i] = all_shapes[i]
@@ -92,7 +96,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
 def line_shapes(lines: list[str]) -> list[str]:
     """Each line's shape: numbers, hex ids and quoted values as `#`, blank runs as one
     space. Two regex passes over the whole text, not two per line."""
-    shaped = _SHAPE_RE.sub("#", "\n".join(lines))
+    text = "\n".join(lines)
+    shaped = (_ASCII_SHAPE_RE if text.isascii() else _SHAPE_RE).sub("#", text)
     if shaped.isascii() and not any(c in shaped for c in _OTHER_SPACE):
         return _SPACE_RUN_RE.sub(" ", shaped).split("\n")  # only spaces: a literal scan
     return _SPACE_RE.sub(" ", shaped).split("\n")
