@@ -435,8 +435,8 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
                 return out
             return _on_empty(d, out, headline_weight)
         collector = window.Collector(head, tail, protected_chars=limit * factor * 2)
-        for i, line in enumerate(lines):
-            collector.add(line, line_weights[i], bool(protected and protected[i]))
+        # As if one by one (see Collector.add_batch), without an entry per middle line.
+        collector.add_batch(lines, line_weights, set(compress(count(), protected)) if protected else None)
 
     if not any(e.text.strip() for e in collector.entries):
         # Nothing but blank lines survived (or a window of 0 lines kept nothing).
