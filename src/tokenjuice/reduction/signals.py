@@ -247,17 +247,7 @@ def find(
         parts = [scan_window(p) for p in parts]
     offsets = _offsets(parts)
     text = "\n".join(parts)
-    candidates: set[int] = set()
-    lowered = text.lower()
-    low_offsets = offsets
-    if len(lowered) != len(text):
-        # Some letters lower-case to two (`İ`): positions then differ, count them apart.
-        low_parts = [p.lower() for p in parts]
-        low_offsets = _offsets(low_parts)
-        lowered = "\n".join(low_parts)
-    _lines_with(_rx("stems_ew"), lowered, low_offsets, candidates)
-    if not text.isascii() and _has_fold(text):
-        candidates.update(k for k, p in enumerate(parts) if _has_fold(p))
+    candidates = _worded(parts, text, offsets)
     # pytest detail lines ("E   +  where …") may carry no keyword at all.
     if text[:1] == "E":
         candidates.add(0)
@@ -275,6 +265,29 @@ def find(
         candidates.difference_update(located)
     found = located | {k for k in candidates if _matches(parts[k], warnings=warnings, locations=locations)}
     return {idx[k] for k in found}
+
+
+def worded(lines: list[str]) -> set[int]:
+    """Indices of the lines that hold an error or warning word stem, or a letter `re`
+    folds to one: every line (and every part of a line) that `is_error_or_warning`
+    accepts is among them, but for a pytest `E` line, which needs no word."""
+    return _worded(lines, "\n".join(lines), _offsets(lines)) if lines else set()
+
+
+def _worded(parts: list[str], text: str, offsets: list[int]) -> set[int]:
+    """`worded`, given the parts joined and where each starts."""
+    out: set[int] = set()
+    lowered = text.lower()
+    low_offsets = offsets
+    if len(lowered) != len(text):
+        # Some letters lower-case to two (`İ`): positions then differ, count them apart.
+        low_parts = [p.lower() for p in parts]
+        low_offsets = _offsets(low_parts)
+        lowered = "\n".join(low_parts)
+    _lines_with(_rx("stems_ew"), lowered, low_offsets, out)
+    if not text.isascii() and _has_fold(text):
+        out.update(k for k, p in enumerate(parts) if _has_fold(p))
+    return out
 
 
 def _offsets(parts: list[str]) -> list[int]:

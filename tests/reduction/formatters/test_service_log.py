@@ -57,3 +57,46 @@ def test_level_lookup_on_captured_logs(family: str, fid: str) -> None:
     lines = load(family, fid)["combined"].splitlines()
     assert len(lines) > 500
     assert [service_log._level(ln[:160]) for ln in lines] == [_reference_level(ln[:160]) for ln in lines]
+
+
+# Records that test the shortcut for word-less records: an error word only in the
+# syslog prefix (host, unit), a pytest-style `E` body, a body past the scan window
+# whose tail starts with `E`, an error word, a plain routine line.
+_TRICKY = [
+    "Mar 14 08:00:01 error-box nginx[12]: GET / 200",
+    "Mar 14 08:00:02 web failover[7]: heartbeat ok",
+    "Mar 14 08:00:03 web app[3]: E   x == 2",
+    "Mar 14 08:00:04 web app[3]: " + "x" * 8_000 + "E " + "y" * (service_log.signals.SCAN_TAIL - 2),
+    "Mar 14 08:00:06 web app[3]: connection refused by upstream",
+    "Mar 14 08:00:07 web app[3]: all quiet",
+]
+
+
+@pytest.mark.parametrize(
+    ("family", "fid"), [("journalctl", "journalctl-file-large"), ("service-log", "service-log-crash")]
+)
+def test_records_without_an_error_word_are_judged_as_when_read_in_full(
+    family: str, fid: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record whose first line holds no error or warning word is routine without a
+    signal search; the result is what searching every record gives."""
+    from tokenjuice.model import ToolRun
+    from tokenjuice.reduction.formatters import FormatContext
+
+    lines = load(family, fid)["combined"].splitlines()
+    for k, extra in enumerate(_TRICKY * 3):
+        lines.insert(7 * k + 50, extra)
+    style = {"style": "syslog"} if family == "journalctl" else {}
+
+    def run(batch: int) -> tuple[object, ...]:
+        st = service_log.Stream(FormatContext(ToolRun(command="x", combined=""), None, style))  # type: ignore[arg-type]
+        for a in range(0, len(lines), batch):
+            st.feed(lines[a : a + batch], [1] * len(lines[a : a + batch]))
+        out = st.finish()
+        assert out is not None
+        return out.lines, out.weights, out.protected, out.omitted, out.facts
+
+    shortcut = [run(n) for n in (len(lines), 97)]
+    classify = service_log._classify
+    monkeypatch.setattr(service_log, "_classify", lambda rec, syslog, worded=True: classify(rec, syslog, True))
+    assert shortcut == [run(n) for n in (len(lines), 97)]

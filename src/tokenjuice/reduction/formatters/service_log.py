@@ -80,6 +80,9 @@ class Stream:
         self.warnings = 0
         self.counts: dict[tuple[str, str], int] = {}
         self.open: list[tuple[str, int]] | None = None  # the record being read
+        self.open_k = -1  # where `open` starts in the batch being read (-1: an earlier one)
+        self.batch: list[str] = []  # the lines being read
+        self.worded: set[int] | None = None  # `signals.worded(batch)`, once asked for
         self.pending: deque[_Record] = deque()
 
     @property
@@ -87,6 +90,13 @@ class Stream:
         return self.records >= MIN_RECORDS
 
     def feed(self, lines: list[str], weights: list[int]) -> None:
+        self.batch = lines
+        try:
+            self._feed(lines, weights)
+        finally:
+            self.batch, self.worded, self.open_k = [], None, -1
+
+    def _feed(self, lines: list[str], weights: list[int]) -> None:
         done = 0
         if not self.syslog:
             for at, m in matches_by_line(_RUN_RE, lines):
@@ -110,8 +120,9 @@ class Stream:
             line = lines[k]
             if _starts(line, syslog):
                 if self.open is not None:
-                    self._close(self.open)
+                    self._close(self.open, self.open_k)
                 self.open = [(line, weights[k])]
+                self.open_k = k
             elif self.open is not None:
                 self.open.append((line, weights[k]))
             else:
@@ -120,7 +131,7 @@ class Stream:
     def _run(self, lines: list[str], weights: list[int], at: int, n: int, label: tuple[str, str]) -> None:
         """Records at..at+n-1: routine, one line each, all with `label`."""
         if self.open is not None:
-            self._close(self.open)
+            self._close(self.open, self.open_k)
             self.open = None
         tail = min(n, CONTEXT)
         bulk = n - tail
@@ -134,8 +145,16 @@ class Stream:
             self.pending.append(_Record([(lines[k], weights[k])], label, False))
         self.records += n
 
-    def _close(self, rec_lines: list[tuple[str, int]]) -> None:
-        rec = _classify(rec_lines, self.syslog)
+    def _close(self, rec_lines: list[tuple[str, int]], k: int = -1) -> None:
+        """The record `rec_lines` is complete (its first line is line k of the batch,
+        if it started in this one)."""
+        if k < 0:
+            worded = True  # not known: the record is read in full
+        else:
+            if self.worded is None:
+                self.worded = signals.worded(self.batch)
+            worded = k in self.worded
+        rec = _classify(rec_lines, self.syslog, worded)
         if rec.severe:
             if rec.label[0] in ERRORS:
                 self.errors += 1
@@ -209,8 +228,9 @@ def _level(text: str) -> tuple[str, int]:
     return ((m.group(1) or m.group(2)).upper(), m.end()) if m else ("", 0)
 
 
-def _classify(rec_lines: list[tuple[str, int]], syslog: bool) -> _Record:
-    """Level and component of a record, and whether it is a problem."""
+def _classify(rec_lines: list[tuple[str, int]], syslog: bool, worded: bool = True) -> _Record:
+    """Level and component of a record, and whether it is a problem. Without `worded`,
+    its first line holds no error or warning word (see `signals.worded`)."""
     ln = rec_lines[0][0]
     level = ""
     if syslog:
@@ -226,6 +246,9 @@ def _classify(rec_lines: list[tuple[str, int]], syslog: bool) -> _Record:
         body = ln
     if level:
         bad = level in SEVERE
+    elif not worded and body[:1] != "E" and len(body) <= signals.SCAN_HEAD + signals.SCAN_TAIL:
+        # What `is_error_or_warning` would say, without asking: no word, no `E` line.
+        bad, level = False, "INFO"
     else:
         bad = signals.is_error_or_warning(body)
         level = "ERROR" if bad and signals.is_error(body) else ("WARN" if bad else "INFO")
