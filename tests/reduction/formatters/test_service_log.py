@@ -98,5 +98,5 @@ def test_records_without_an_error_word_are_judged_as_when_read_in_full(
 
     shortcut = [run(n) for n in (len(lines), 97)]
     classify = service_log._classify
-    monkeypatch.setattr(service_log, "_classify", lambda rec, syslog, worded=True: classify(rec, syslog, True))
+    monkeypatch.setattr(service_log, "_classify", lambda rec, syslog, worded=None: classify(rec, syslog))
     assert shortcut == [run(n) for n in (len(lines), 97)]

@@ -18,6 +18,10 @@ from tokenjuice.reduction import signals
 from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
 from tokenjuice.reduction.formatters._common import Builder, matches_by_line
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 ISO_RE = re.compile(r"^\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d")
 SYSLOG_RE = re.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}) (\S+) ([^\s:\[]+)(?:\[\d+\])?: "
@@ -148,13 +152,9 @@ class Stream:
     def _close(self, rec_lines: list[tuple[str, int]], k: int = -1) -> None:
         """The record `rec_lines` is complete (its first line is line k of the batch,
         if it started in this one)."""
-        if k < 0:
-            worded = True  # not known: the record is read in full
-        else:
-            if self.worded is None:
-                self.worded = signals.worded(self.batch)
-            worded = k in self.worded
-        rec = _classify(rec_lines, self.syslog, worded)
+        # Asked only for a record without a level; not known (True: read in full) for
+        # one that started in an earlier batch.
+        rec = _classify(rec_lines, self.syslog, (lambda: self._worded(k)) if k >= 0 else _yes)
         if rec.severe:
             if rec.label[0] in ERRORS:
                 self.errors += 1
@@ -167,6 +167,12 @@ class Stream:
         self.pending.append(rec)
         if len(self.pending) > CONTEXT:
             self._decide(self.pending.popleft())
+
+    def _worded(self, k: int) -> bool:
+        """Does line k of the batch hold an error or warning word (`signals.worded`)?"""
+        if self.worded is None:
+            self.worded = signals.worded(self.batch)
+        return k in self.worded
 
     def _decide(self, rec: _Record) -> None:
         """A record in the middle: shown when severe, counted otherwise."""
@@ -228,9 +234,13 @@ def _level(text: str) -> tuple[str, int]:
     return ((m.group(1) or m.group(2)).upper(), m.end()) if m else ("", 0)
 
 
-def _classify(rec_lines: list[tuple[str, int]], syslog: bool, worded: bool = True) -> _Record:
-    """Level and component of a record, and whether it is a problem. Without `worded`,
-    its first line holds no error or warning word (see `signals.worded`)."""
+def _yes() -> bool:
+    return True
+
+
+def _classify(rec_lines: list[tuple[str, int]], syslog: bool, worded: Callable[[], bool] = _yes) -> _Record:
+    """Level and component of a record, and whether it is a problem. When `worded()`
+    is False, its first line holds no error or warning word (see `signals.worded`)."""
     ln = rec_lines[0][0]
     level = ""
     if syslog:
@@ -246,7 +256,7 @@ def _classify(rec_lines: list[tuple[str, int]], syslog: bool, worded: bool = Tru
         body = ln
     if level:
         bad = level in SEVERE
-    elif not worded and body[:1] != "E" and len(body) <= signals.SCAN_HEAD + signals.SCAN_TAIL:
+    elif body[:1] != "E" and len(body) <= signals.SCAN_HEAD + signals.SCAN_TAIL and not worded():
         # What `is_error_or_warning` would say, without asking: no word, no `E` line.
         bad, level = False, "INFO"
     else:
