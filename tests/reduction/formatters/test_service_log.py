@@ -100,3 +100,25 @@ def test_records_without_an_error_word_are_judged_as_when_read_in_full(
     classify = service_log._classify
     monkeypatch.setattr(service_log, "_classify", lambda rec, syslog, worded=None: classify(rec, syslog))
     assert shortcut == [run(n) for n in (len(lines), 97)]
+
+
+def test_a_levelled_log_never_looks_for_error_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records with a level are judged by it: the batch's words are not searched."""
+    from tokenjuice.model import ToolRun
+    from tokenjuice.reduction.formatters import FormatContext
+
+    asked: list[int] = []
+    monkeypatch.setattr(service_log.signals, "worded", lambda batch: asked.append(len(batch)) or set())
+    levels = ["INFO  [http] GET /x 200", "WARN  [db] slow query", "ERROR [worker] job failed", "DEBUG [cache] hit"]
+    lines = [f"2026-03-01 00:{k // 60:02d}:{k % 60:02d}.000 {levels[k % 7 % 4]} {k}" for k in range(500)]
+    st = service_log.Stream(FormatContext(ToolRun(command="x", combined=""), None, {}))  # type: ignore[arg-type]
+    st.feed(lines, [1] * len(lines))
+    out = st.finish()
+    assert out is not None and any("job failed" in ln for ln in out.lines)
+    assert asked == []
+    # Without a level the words decide, and are looked up once for the batch.
+    st = service_log.Stream(FormatContext(ToolRun(command="x", combined=""), None, {}))  # type: ignore[arg-type]
+    bare = [ln.replace("INFO", "").replace("WARN", "").replace("ERROR", "").replace("DEBUG", "") for ln in lines]
+    st.feed(bare, [1] * len(bare))
+    st.finish()
+    assert asked == [len(bare)]
