@@ -43,7 +43,9 @@ def is_binary(text: str) -> bool:
 
 def describe(text: str, raw_bytes: bytes | None) -> str:
     """`PNG image, 20,412 bytes` and the like."""
-    size = len(raw_bytes) if raw_bytes is not None else len(text.encode("utf-8", "surrogatepass"))
+    from tokenjuice.tokens import utf8_len
+
+    size = len(raw_bytes) if raw_bytes is not None else utf8_len(text)
     kind = "binary data"
     head = raw_bytes[:16].decode("latin-1") if raw_bytes is not None else text[:16]
     for magic, name in _MAGIC:

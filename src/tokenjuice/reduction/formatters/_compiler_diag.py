@@ -1,8 +1,9 @@
 """Shared by the build-tool formatters: compiler diagnostics folded to one line each.
 
 A formatter parses its tool's output into a sequence of items: plain lines (kept or
-dropped with a reason) and `Diag` records (a header with its location, the detail lines
-worth keeping, and the lines folded away). `emit` renders them through a `Builder`:
+dropped with a reason), `Diag` records (a header with its location, the detail lines
+worth keeping, and the lines folded away) and `Plain` runs (many diagnostics with
+nothing kept under them, column by column). `emit` renders them through a `Builder`:
 
     src/main.rs:5:5: error[E0308]: mismatched types
       line 5: expected `String`, found `i64`
