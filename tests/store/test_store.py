@@ -109,6 +109,30 @@ def test_large_file_is_stored_in_chunks(tmp_path: Path) -> None:
     assert b"".join(store.iter_bytes(aid)) == src.read_bytes()
 
 
+def test_text_is_stored_as_its_utf8_bytes_a_slice_at_a_time(tmp_path: Path) -> None:
+    """`put_text` encodes, hashes and compresses in slices: the same id and the same bytes
+    back as storing the whole encoding, across slice boundaries, for text that does not
+    compress, short text, and lone surrogates."""
+    import random
+
+    from tokenjuice.store.artifacts import TEXT_SLICE
+
+    rng = random.Random(3)
+    log = "".join(f"línea {i} ✓ {'x' * (i % 50)}\n" for i in range(40_000))  # several slices
+    noise = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20_000))
+    surrogates = "a\udc80" * (TEXT_SLICE // 2) + "\ud83d!"  # a lone surrogate at the boundary
+    store = Store(str(tmp_path / "st"))
+    for text in (log, noise, "short", surrogates):
+        data = text.encode("utf-8", "surrogatepass")
+        aid = store.put_text(text, command="x")
+        assert aid == artifact_id(data)
+        assert store.read(aid) == data
+        assert store.info(aid).size == len(data)
+    assert len(log) > 3 * TEXT_SLICE
+    count, raw, stored = store.totals()
+    assert count == 4 and stored < raw  # the log compressed, the noise and the short one kept as they are
+
+
 def test_retention_by_age_and_size(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "st"), retention_days=7, max_bytes=10**9)
     old = store.put(os.urandom(3000))

@@ -327,8 +327,9 @@ class Reducer:
         else:
 
             def put(store: Store, **meta: Any) -> str:
-                data = run.raw_bytes if run.raw_bytes is not None else raw.encode("utf-8", "surrogatepass")
-                return store.put(data, **meta)
+                if run.raw_bytes is not None:
+                    return store.put(run.raw_bytes, **meta)
+                return store.put_text(raw, **meta)  # encoded a slice at a time
 
         from tokenjuice.store.artifacts import StoreError
         from tokenjuice.store.ledger import signature

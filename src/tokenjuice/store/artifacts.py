@@ -30,6 +30,8 @@ COMPRESS_ABOVE = 4096
 # zlib's fastest level: a fifth larger than level 6 on tool output, three times faster.
 LEVEL = 1
 CHUNK = 1 << 20
+# `put_text` encodes this many characters at a time (at most four times that in bytes).
+TEXT_SLICE = 64 * 1024
 DEFAULT_RETENTION_DAYS = 7.0
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 AUTO_PRUNE_EVERY_S = 3600.0
@@ -131,23 +133,31 @@ class ArtifactInfo:
 
 
 def sha256(data: bytes = b"") -> Any:
-    """A SHA-256 hasher. `hashlib` loads OpenSSL, which costs more than hashing a typical
-    output; CPython's own implementation does below a megabyte (OpenSSL is faster above)."""
-    if len(data) < (1 << 20):
+    """A SHA-256 hasher fed `data` (see `hasher`)."""
+    h = hasher(len(data))
+    h.update(data)
+    return h
+
+
+def hasher(size: int) -> Any:
+    """A SHA-256 hasher for about `size` bytes. `hashlib` loads OpenSSL, which costs more
+    than hashing a typical output; CPython's own implementation does below a megabyte
+    (OpenSSL is faster above)."""
+    if size < (1 << 20):
         try:
             import _sha256  # type: ignore[import-not-found,unused-ignore]  # CPython 3.11
 
-            return _sha256.sha256(data)
+            return _sha256.sha256()
         except ImportError:
             try:
                 import _sha2  # type: ignore[import-not-found,unused-ignore]  # CPython 3.12+
 
-                return _sha2.sha256(data)
+                return _sha2.sha256()
             except ImportError:
                 pass
     import hashlib
 
-    return hashlib.sha256(data)
+    return hashlib.sha256()
 
 
 def artifact_id(data: bytes) -> str:
@@ -233,10 +243,60 @@ class Store:
         lines: int | None = None,
     ) -> str:
         """Store `data` (or refresh it when already stored); return its id."""
+        digest = str(sha256(data).hexdigest())
+
+        def body() -> tuple[str, bytes]:
+            codec, out = ("zlib", zlib.compress(data, LEVEL)) if len(data) > COMPRESS_ABOVE else ("raw", data)
+            return ("raw", data) if codec == "zlib" and len(out) >= len(data) else (codec, out)
+
+        meta = (session, command, rule, exit_code, lines)
+        return self._put(digest, len(data), body, meta)
+
+    def put_text(
+        self,
+        text: str,
+        *,
+        session: str | None = None,
+        command: str | None = None,
+        rule: str | None = None,
+        exit_code: int | None = None,
+        lines: int | None = None,
+    ) -> str:
+        """`put(text.encode("utf-8", "surrogatepass"))`, encoding, hashing and compressing
+        a slice at a time: a large output is not held a second time as bytes."""
+        h = hasher(len(text))
+        comp = zlib.compressobj(LEVEL)
+        parts: list[bytes] = []
+        size = 0
+        for i in range(0, len(text), TEXT_SLICE):
+            piece = text[i : i + TEXT_SLICE].encode("utf-8", "surrogatepass")
+            h.update(piece)
+            size += len(piece)
+            parts.append(comp.compress(piece))
+        parts.append(comp.flush())
+
+        def body() -> tuple[str, bytes]:
+            if size > COMPRESS_ABOVE:
+                out = b"".join(parts)
+                if len(out) < size:
+                    return "zlib", out
+            return "raw", text.encode("utf-8", "surrogatepass")  # small, or does not compress
+
+        meta = (session, command, rule, exit_code, lines)
+        return self._put(str(h.hexdigest()), size, body, meta)
+
+    def _put(
+        self,
+        digest: str,
+        size: int,
+        body: Callable[[], tuple[str, bytes]],
+        meta: tuple[str | None, str | None, str | None, int | None, int | None],
+    ) -> str:
+        """Refresh artifact `digest`, or insert it with `body()` (codec, stored bytes)."""
         import sqlite3
 
-        digest = str(sha256(data).hexdigest())
         aid = digest[:ID_LEN]
+        session, command, rule, exit_code, lines = meta
         now = time.time()
         conn = self.connect()
         try:
@@ -246,27 +306,11 @@ class Store:
                 (now, session, command, rule, exit_code, lines, aid),
             )
             if cur.rowcount == 0:
-                codec, body = ("zlib", zlib.compress(data, LEVEL)) if len(data) > COMPRESS_ABOVE else ("raw", data)
-                if codec == "zlib" and len(body) >= len(data):
-                    codec, body = "raw", data
+                codec, stored = body()
                 conn.execute(
                     "INSERT OR IGNORE INTO artifacts (id, sha256, size, stored, codec, created, last_used, session,"
                     " command, rule, exit_code, lines, data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        aid,
-                        digest,
-                        len(data),
-                        len(body),
-                        codec,
-                        now,
-                        now,
-                        session,
-                        command,
-                        rule,
-                        exit_code,
-                        lines,
-                        body,
-                    ),
+                    (aid, digest, size, len(stored), codec, now, now, session, command, rule, exit_code, lines, stored),
                 )
             self._maybe_prune(now)
         except sqlite3.Error as exc:
