@@ -160,6 +160,12 @@ def hasher(size: int) -> Any:
     return hashlib.sha256()
 
 
+def _utf8_slices(text: str) -> Iterator[bytes]:
+    """`text` encoded as UTF-8 (lone surrogates kept), TEXT_SLICE characters at a time."""
+    for i in range(0, len(text), TEXT_SLICE):
+        yield text[i : i + TEXT_SLICE].encode("utf-8", "surrogatepass")
+
+
 def artifact_id(data: bytes) -> str:
     return str(sha256(data).hexdigest()[:ID_LEN])
 
@@ -265,19 +271,16 @@ class Store:
         """`put(text.encode("utf-8", "surrogatepass"))`, encoding, hashing and compressing
         a slice at a time: a large output is not held a second time as bytes."""
         h = hasher(len(text))
-        comp = zlib.compressobj(LEVEL)
-        parts: list[bytes] = []
         size = 0
-        for i in range(0, len(text), TEXT_SLICE):
-            piece = text[i : i + TEXT_SLICE].encode("utf-8", "surrogatepass")
+        for piece in _utf8_slices(text):
             h.update(piece)
             size += len(piece)
-            parts.append(comp.compress(piece))
-        parts.append(comp.flush())
 
         def body() -> tuple[str, bytes]:
+            # Only for a new artifact (a repeated output is only refreshed): encoded again.
             if size > COMPRESS_ABOVE:
-                out = b"".join(parts)
+                comp = zlib.compressobj(LEVEL)
+                out = b"".join([*map(comp.compress, _utf8_slices(text)), comp.flush()])
                 if len(out) < size:
                     return "zlib", out
             return "raw", text.encode("utf-8", "surrogatepass")  # small, or does not compress
