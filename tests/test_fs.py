@@ -1,4 +1,5 @@
-"""Atomic small-file writes: content and permissions land, and no temporary stays."""
+"""Small filesystem helpers: atomic writes (content and permissions land, no temporary
+stays) and finding a program on PATH as shutil does."""
 
 from __future__ import annotations
 
@@ -43,3 +44,45 @@ def test_failed_rename_leaves_nothing_behind(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="a-directory"):
         _fs.write_atomic(str(target), b"data")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-directory"]
+
+
+# ---------------------------------------------------------------------------- which
+
+
+def _program(path: Path, executable: bool = True) -> Path:
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o755 if executable else 0o644)
+    return path
+
+
+def test_which_finds_what_shutil_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    a, b, c = (tmp_path / n for n in ("a", "b", "c"))
+    for d in (a, b, c):
+        d.mkdir()
+    _program(a / "plain", executable=False)  # not executable: skipped
+    _program(b / "plain")
+    (a / "dir").mkdir()  # a directory of that name: skipped
+    _program(c / "dir")
+    _program(a / "first")
+    _program(b / "first")
+    _program(tmp_path / "here")
+    monkeypatch.chdir(tmp_path)
+    paths = [
+        os.pathsep.join(map(str, (a, b, c))),
+        os.pathsep.join(map(str, (a, a, c))),
+        os.pathsep.join(("", str(a))),  # an empty entry is the current directory
+        "",
+    ]
+    names = ["plain", "dir", "first", "here", "missing", str(b / "plain"), str(a / "plain"), "./here", "sh"]
+    for path in paths:
+        monkeypatch.setenv("PATH", path)
+        for name in names:
+            assert _fs.which(name) == shutil.which(name), (path, name)
+    monkeypatch.setenv("PATH", os.pathsep.join(map(str, (a, b, c))))
+    assert _fs.which("plain") == str(b / "plain")
+    assert _fs.which("first") == str(a / "first")
+    assert _fs.which("dir") == str(c / "dir")
+    monkeypatch.delenv("PATH")
+    assert _fs.which("sh") == shutil.which("sh")

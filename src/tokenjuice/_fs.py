@@ -1,4 +1,8 @@
-"""Writing a small file so that readers see the old content or the new, never half."""
+"""Small filesystem helpers for the hot path: atomic writes, finding a program.
+
+Writing a small file so that readers see the old content or the new, never half;
+finding a program on PATH as `shutil.which` does, without `shutil`'s import.
+"""
 
 from __future__ import annotations
 
@@ -46,3 +50,32 @@ def _create_temp(directory: str) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name in {directory}")
+
+
+def which(name: str) -> str | None:
+    """`shutil.which(name)` on POSIX: the first executable file `name` in the PATH
+    directories (or `name` itself when it has a directory part). `shutil` imports the
+    bz2 and lzma modules, the largest import of a hook call, for this one lookup."""
+    if os.path.dirname(name):
+        return name if _runnable(name) else None
+    path = os.environ.get("PATH")
+    if path is None:
+        try:
+            path = os.confstr("CS_PATH")
+        except (AttributeError, ValueError):
+            path = os.defpath
+    if not path:
+        return None
+    seen: set[str] = set()
+    for directory in os.fsdecode(path).split(os.pathsep):
+        if directory in seen:
+            continue
+        seen.add(directory)
+        candidate = os.path.join(directory, name)
+        if _runnable(candidate):
+            return candidate
+    return None
+
+
+def _runnable(path: str) -> bool:
+    return os.path.exists(path) and os.access(path, os.X_OK) and not os.path.isdir(path)

@@ -199,9 +199,11 @@ class _Triggers:
     def __init__(self, triggers: Iterable[str]) -> None:
         self.keys = sorted({t.lower() for t in triggers})
         self.longest = max(map(len, self.keys))
-        self.overlaps: list[list[tuple[int, int]]] = []
+        # Per key, built when it is first found (most outputs hold none of them).
+        self._overlaps: dict[int, list[tuple[int, int]]] = {}
+        self._by_first: dict[str, list[int]] | None = None
         self._ac_bytes: Any = None
-        self._ac_str: Any = None
+        self._ac_str: Any = None  # for text that is not ASCII, built when first needed
         self._loaded = False
         self._short_scans = 0  # short texts scanned without the automaton
 
@@ -213,11 +215,25 @@ class _Triggers:
 
                 kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
                 self._ac_bytes = ahocorasick_rs.BytesAhoCorasick([k.encode() for k in self.keys], matchkind=kind)
-                self._ac_str = ahocorasick_rs.AhoCorasick(self.keys, matchkind=kind)
             except ImportError:  # pragma: no cover - a declared dependency; the slow path still works
                 return False
-            self.overlaps = _overlaps(self.keys)
         return self._ac_bytes is not None
+
+    def _str_automaton(self) -> Any:
+        if self._ac_str is None:
+            import ahocorasick_rs
+
+            kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+            self._ac_str = ahocorasick_rs.AhoCorasick(self.keys, matchkind=kind)
+        return self._ac_str
+
+    def _overlaps_of(self, k: int) -> list[tuple[int, int]]:
+        got = self._overlaps.get(k)
+        if got is None:
+            if self._by_first is None:
+                self._by_first = _by_first(self.keys)
+            got = self._overlaps[k] = _overlaps_of(self.keys[k], self.keys, self._by_first)
+        return got
 
     def scan(self, text: str) -> tuple[set[str], dict[str, list[int]] | None]:
         """The triggers present (lower-cased), and where each occurs (None when unknown:
@@ -242,7 +258,7 @@ class _Triggers:
             if low.isascii():
                 matches = self._ac_bytes.find_matches_as_indexes(low.encode("ascii"))
             else:
-                matches = self._ac_str.find_matches_as_indexes(low)
+                matches = self._str_automaton().find_matches_as_indexes(low)
                 # Lower-casing changed lengths (`İ`): offsets no longer match the text.
                 aligned = aligned and len(low) == len(seg)
             if c + _SCAN_CHUNK < n:
@@ -255,7 +271,7 @@ class _Triggers:
             for k in set(keys):
                 at = list(compress(starts, map(operator.eq, keys, repeat(k)))) if len(keys) > 1 else starts
                 found.setdefault(k, []).extend(map(operator.add, at, repeat(c)))
-                for b, off in self.overlaps[k]:
+                for b, off in self._overlaps_of(k):
                     shifted = list(map(operator.add, at, repeat(off)))
                     hit = compress(shifted, map(low.startswith, repeat(self.keys[b]), shifted))
                     found.setdefault(b, []).extend(map(operator.add, hit, repeat(c)))
@@ -268,20 +284,27 @@ class _Triggers:
 def _overlaps(keys: list[str]) -> list[list[tuple[int, int]]]:
     """For each key a: (b, offset) when key b could start `offset` characters into a
     match of a (a suffix of a and b begin alike, or b lies inside a)."""
-    by_first: dict[str, list[int]] = {}
+    index = _by_first(keys)
+    return [_overlaps_of(a, keys, index) for a in keys]
+
+
+def _by_first(keys: list[str]) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = {}
     for bi, b in enumerate(keys):
-        by_first.setdefault(b[0], []).append(bi)
-    out = []
-    for a in keys:
-        pairs = []
-        for off in range(len(a)):
-            rest = a[off:]
-            for bi in by_first.get(rest[0], ()):
-                b = keys[bi]
-                if (off or b != a) and (b.startswith(rest) or rest.startswith(b)):
-                    pairs.append((bi, off))
-        out.append(pairs)
-    return out
+        index.setdefault(b[0], []).append(bi)
+    return index
+
+
+def _overlaps_of(a: str, keys: list[str], by_first: dict[str, list[int]]) -> list[tuple[int, int]]:
+    """`_overlaps` for the one key a."""
+    pairs = []
+    for off in range(len(a)):
+        rest = a[off:]
+        for bi in by_first.get(rest[0], ()):
+            b = keys[bi]
+            if (off or b != a) and (b.startswith(rest) or rest.startswith(b)):
+                pairs.append((bi, off))
+    return pairs
 
 
 class Redactor:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import ClassVar
 
 from tokenjuice.hosts import _settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import ClassVar
 
 
 class HostStatus:
@@ -66,9 +66,9 @@ def tokenjuice_command() -> str:
     base = os.path.basename(argv0)
     if base.startswith("tokenjuice") and os.path.isfile(argv0) and os.access(argv0, os.X_OK):
         return shlex.quote(os.path.abspath(argv0))
-    import shutil
+    from tokenjuice._fs import which
 
-    found = shutil.which("tokenjuice")
+    found = which("tokenjuice")
     if found:
         return shlex.quote(found)
     return f"{shlex.quote(sys.executable)} -m tokenjuice"
@@ -191,9 +191,9 @@ class Host:
             if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
                 return [f"hook command points at a missing program: {exe} (re-run `tokenjuice install {self.name}`)"]
         else:
-            import shutil
+            from tokenjuice._fs import which
 
-            if shutil.which(exe) is None:
+            if which(exe) is None:
                 return [f"hook command `{exe}` is not on PATH (re-run `tokenjuice install {self.name}`)"]
         if not live:
             return []

@@ -24,9 +24,9 @@ def debug(message: str) -> None:
 
 
 def _shell() -> str:
-    import shutil
+    from tokenjuice._fs import which
 
-    return "bash" if shutil.which("bash") else "sh"
+    return "bash" if which("bash") else "sh"
 
 
 def plan_for(command: str) -> Plan:

@@ -17,13 +17,14 @@ project's `.claude/settings.json` and `.claude/settings.local.json`.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import ClassVar
 
 from tokenjuice.hosts._base import Host
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import ClassVar
+
     from tokenjuice.command import Token
 
 POLICIES = ("rules", "ask", "allow")

@@ -10,10 +10,13 @@ before running them (`/hooks`). Hooks live in `$CODEX_HOME/hooks.json` (default
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import ClassVar
 
 from tokenjuice.hosts._base import Host
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import ClassVar
 
 
 def codex_home() -> str:

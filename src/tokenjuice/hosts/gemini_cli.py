@@ -9,10 +9,13 @@ Settings: `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini` when set) or a p
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import ClassVar
 
 from tokenjuice.hosts._base import Host
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import ClassVar
 
 
 class GeminiCli(Host):

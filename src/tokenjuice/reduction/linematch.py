@@ -16,6 +16,7 @@ from itertools import compress, count, repeat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from tokenjuice.patterns import Matcher
@@ -172,7 +173,10 @@ def _candidates(lit: Literals, hay: str, batch: Lines) -> list[int] | None:
     if ac is not None:
         # One pass for all the strings; a position's line is the newlines before it.
         ascii_hay = hay.isascii()
-        found = ac[0].find_matches_as_indexes(hay.encode("ascii")) if ascii_hay else ac[1].find_matches_as_indexes(hay)
+        if ascii_hay:
+            found = ac[0].find_matches_as_indexes(hay.encode("ascii"))
+        else:
+            found = ac[1]().find_matches_as_indexes(hay)
         if len(found) * 2 > n:
             return None
         out: list[int] = []
@@ -199,23 +203,36 @@ def _candidates(lit: Literals, hay: str, batch: Lines) -> list[int] | None:
     return list(compress(count(), cand))
 
 
-_automata: dict[tuple[str, ...], tuple[Any, Any] | None] = {}
+_automata: dict[tuple[str, ...], tuple[Any, Callable[[], Any]] | None] = {}
 
 
-def _automaton(strings: tuple[str, ...]) -> tuple[Any, Any] | None:
-    """Aho-Corasick automata over `strings`, for bytes and for str haystacks (None
-    without `ahocorasick_rs`, a declared dependency: the per-line checks then serve)."""
+def _automaton(strings: tuple[str, ...]) -> tuple[Any, Callable[[], Any]] | None:
+    """An Aho-Corasick automaton over `strings` for bytes haystacks, and a function
+    giving one for str haystacks (built on first use: most text is ASCII). None without
+    `ahocorasick_rs`, a declared dependency: the per-line checks then serve."""
     if strings in _automata:
         return _automata[strings]
     try:
         import ahocorasick_rs
 
         kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
-        pair: tuple[Any, Any] | None = (
+        pair: tuple[Any, Callable[[], Any]] | None = (
             ahocorasick_rs.BytesAhoCorasick([s.encode() for s in strings], matchkind=kind),
-            ahocorasick_rs.AhoCorasick(list(strings), matchkind=kind),
+            _once(lambda: ahocorasick_rs.AhoCorasick(list(strings), matchkind=kind)),
         )
     except ImportError:  # pragma: no cover
         pair = None
     _automata[strings] = pair
     return pair
+
+
+def _once(make: Callable[[], Any]) -> Callable[[], Any]:
+    """`make()`, called the first time it is wanted."""
+    made: list[Any] = []
+
+    def get() -> Any:
+        if not made:
+            made.append(make())
+        return made[0]
+
+    return get

@@ -83,7 +83,7 @@ def _init(conn: sqlite3.Connection) -> None:
 def _retry_locked(fn: Callable[[], None]) -> None:
     """Run `fn`, retrying while SQLite reports a lock it would not wait for itself
     (changing the journal mode, or creating the schema, while another writer works)."""
-    import sqlite3
+    from tokenjuice.store._sqlite import sqlite3
 
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
@@ -190,9 +190,10 @@ class Store:
         )
         # One connection per thread: sqlite3 connections may not cross threads, and
         # agents run tools from thread pools (LangGraph's ToolNode, MCP workers).
-        import threading
+        # `threading.local` is this C class; `threading` itself costs a CLI call 1 ms.
+        import _thread
 
-        self._local = threading.local()
+        self._local = _thread._local()
 
     # ------------------------------------------------------------------ db
 
@@ -208,7 +209,7 @@ class Store:
     def connect(self) -> sqlite3.Connection:
         if self._conn is not None:
             return self._conn
-        import sqlite3
+        from tokenjuice.store._sqlite import sqlite3
 
         try:
             os.makedirs(self.root, mode=0o700, exist_ok=True)
@@ -296,7 +297,7 @@ class Store:
         meta: tuple[str | None, str | None, str | None, int | None, int | None],
     ) -> str:
         """Refresh artifact `digest`, or insert it with `body()` (codec, stored bytes)."""
-        import sqlite3
+        from tokenjuice.store._sqlite import sqlite3
 
         aid = digest[:ID_LEN]
         session, command, rule, exit_code, lines = meta
@@ -332,8 +333,9 @@ class Store:
     ) -> str:
         """Store a (large) file's bytes with bounded memory: hash, compress, then write in chunks."""
         import hashlib  # a spooled file is large: OpenSSL's hasher is the fast one
-        import sqlite3
         import tempfile
+
+        from tokenjuice.store._sqlite import sqlite3
 
         h = hashlib.sha256()
         size = 0
