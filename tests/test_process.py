@@ -1,14 +1,21 @@
-"""Which shell runs `--shell` command lines."""
+"""Running a child: which shell runs `--shell` command lines, and how the child is
+started (posix_spawn, or subprocess where that is needed) so it sees the same world."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from tokenjuice.process import shell_program
+import pytest
+
+from tokenjuice import process
+from tokenjuice.process import run_command, shell_program
 
 
 def test_posix_login_shell_is_used_and_fish_is_not() -> None:
@@ -38,3 +45,117 @@ def test_missing_directory_is_named_not_blamed_on_the_program(tmp_path: Path) ->
     out = shell_tool("ls", cwd=str(tmp_path / "nope"))
     assert out.exit_code == 1
     assert "no such directory" in out.output and "not found" not in out.output
+
+
+# ------------------------------------------------------- how the child is started
+
+# A child that reports what it was given: output on both streams in order, its stdin,
+# its process group, and which of our descriptors it can see.
+_PROBE = """
+import os, sys
+print("out one", flush=True)
+print("err one", file=sys.stderr, flush=True)
+print("stdin:", sys.stdin.read(), flush=True)
+print("own group:", os.getpgrp() == os.getpid(), flush=True)
+print("fd open:", [fd for fd in map(int, sys.argv[1:]) if os.path.exists(f"/proc/self/fd/{fd}")], flush=True)
+print("err two", file=sys.stderr, flush=True)
+sys.exit(3)
+"""
+
+
+@contextlib.contextmanager
+def _stdin(data: bytes) -> Iterator[None]:
+    """Our fd 0 reads `data` for a while (what a child inherits as its stdin)."""
+    saved = os.dup(0)
+    r, w = os.pipe()
+    os.write(w, data)
+    os.close(w)
+    os.dup2(r, 0)
+    os.close(r)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+
+
+@pytest.fixture(params=["spawn", "popen"])
+def start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "popen":
+        monkeypatch.setattr(process, "_inherited_fds", lambda: None)  # forces subprocess
+    calls: list[str] = []
+    real_popen = process._popen
+    monkeypatch.setattr(process, "_popen", lambda *a: calls.append("popen") or real_popen(*a))
+    request.node.popen_calls = calls
+    return str(request.param)
+
+
+def test_both_ways_of_starting_give_the_child_the_same_world(
+    start: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    r, w = os.pipe()
+    os.set_inheritable(r, True)  # inherited by us: Popen would not pass it on
+    keep = os.open(tmp_path, os.O_RDONLY)  # not inheritable, like every file Python opens
+    try:
+        with _stdin(b"from our stdin"):
+            cap = run_command([sys.executable, "-c", _PROBE, str(r), str(keep)], stdin_devnull=True)
+            passed = run_command([sys.executable, "-c", "import sys; print(sys.stdin.read())"])
+    finally:
+        for fd in (r, w, keep):
+            os.close(fd)
+    assert passed.run.stdout == "from our stdin\n"  # stdin passed through by default
+    assert bool(request.node.popen_calls) == (start == "popen")
+    run = cap.run
+    assert cap.exit_code == 3
+    assert run.stdout.splitlines()[0] == "out one"
+    assert run.stderr == "err one\nerr two\n"
+    assert "stdin: \n" in run.stdout  # /dev/null
+    assert "own group: True" in run.stdout
+    assert "fd open: []" in run.stdout
+    # Arrival order across the two streams is kept.
+    assert run.combined.index("out one") < run.combined.index("err one") < run.combined.index("err two")
+
+
+def test_the_child_does_not_inherit_our_ignored_sigpipe(start: str) -> None:
+    # Python ignores SIGPIPE (and SIGXFSZ); a child must get them back at their
+    # defaults, as Popen's restore_signals does, or `yes | head` would complain of
+    # broken pipes. grep reports its own ignored signals (bit N-1 for signal N).
+    cap = run_command(["grep", "^SigIgn:", "/proc/self/status"])
+    mask = int(cap.run.stdout.split()[1], 16)
+    assert not mask & (1 << (signal.SIGPIPE - 1))
+    assert not mask & (1 << (signal.SIGXFSZ - 1))
+
+
+def test_exit_codes_and_signals_are_the_same_both_ways(start: str) -> None:
+    cap = run_command([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"])
+    assert cap.exit_code == 128 + 9 and cap.signal == 9
+    cap = run_command([sys.executable, "-c", "raise SystemExit(42)"])
+    assert cap.exit_code == 42 and cap.signal is None
+    cap = run_command(["definitely-not-a-program-xyz"])
+    assert cap.exit_code == 127 and "command not found" in cap.run.stderr
+
+
+def test_a_program_that_cannot_run_is_126_both_ways(start: str, tmp_path: Path) -> None:
+    script = tmp_path / "not-executable"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o644)
+    cap = run_command([str(script)])
+    assert cap.exit_code == 126 and "permission denied" in cap.run.stderr
+
+
+def test_a_working_directory_of_its_own_goes_through_subprocess(tmp_path: Path) -> None:
+    cap = run_command([sys.executable, "-c", "import os; print(os.getcwd())"], cwd=str(tmp_path))
+    assert cap.exit_code == 0 and cap.run.stdout.strip() == str(tmp_path)
+
+
+def test_a_command_run_from_a_worker_thread_leaves_signals_alone() -> None:
+    # Agents run tools from thread pools; only the main thread may set signal handlers.
+    import threading
+
+    got: list[int] = []
+    before = signal.getsignal(signal.SIGTERM)
+    t = threading.Thread(target=lambda: got.append(run_command([sys.executable, "-c", "exit(5)"]).exit_code))
+    t.start()
+    t.join(60)
+    assert got == [5]
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -6,6 +6,11 @@ with a per-chunk stream tag. stdin is passed through. SIGINT/SIGTERM/SIGHUP reac
 child; `timeout` terminates it (then kills it) and says so. The exit status follows
 shell conventions: the child's code, 128+N when killed by signal N, 124 on timeout,
 127 when the program does not exist, 126 when it cannot be executed.
+
+The child is started with `os.posix_spawnp` where that does what `subprocess.Popen`
+would (no working directory or environment of its own to give it): importing
+`subprocess` (with `selectors`, `threading` and `locale`) costs a `tokenjuice wrap`
+call more than the rest of starting the child and reading its output.
 """
 
 from __future__ import annotations
@@ -14,15 +19,16 @@ import codecs
 import contextlib
 import os
 import signal
-import subprocess
 import time
 
 from tokenjuice.model import STDERR, STDOUT, ToolRun
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import subprocess
     from collections.abc import Callable, Mapping, Sequence
     from types import FrameType
+    from typing import Any
 
 READ_SIZE = 65536
 TERM_GRACE_S = 3.0
@@ -93,9 +99,9 @@ def shell_program(env: Mapping[str, str] | None = None) -> str:
     login = e.get("SHELL") or ""
     if login and os.path.basename(login) in _POSIX_SHELLS:
         return login
-    import shutil
+    from tokenjuice._fs import which
 
-    return shutil.which("bash") or "/bin/sh"
+    return which("bash") or "/bin/sh"
 
 
 def run_command(
@@ -141,15 +147,7 @@ def run_command(
         # Popen would blame the program ("not found") for the missing directory.
         return not_started(f"cannot run in {cwd}: no such directory", 1)
     try:
-        proc = subprocess.Popen(
-            popen_args,
-            stdin=subprocess.DEVNULL if stdin_devnull else None,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=dict(env) if env is not None else None,
-            process_group=0 if own_group else None,
-        )
+        proc = _start(popen_args, cwd, env, stdin_devnull, own_group)
     except FileNotFoundError:
         return not_started(f"command not found: {popen_args[0]}", EXIT_NOT_FOUND)
     except PermissionError:
@@ -175,14 +173,17 @@ def run_command(
         send(signum)
 
     old_handlers = {}
-    if _main_thread():
+    try:
         for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             old_handlers[s] = signal.signal(s, forward)
+    except ValueError:
+        pass  # not the main thread (a tool pool): signals stay where they are
     timed_out = False
     try:
         timed_out = _pump(proc, sink, tee, timeout, t0, send, on_chunk)
         rc = proc.wait()
     finally:
+        proc.close()
         for s, h in old_handlers.items():
             signal.signal(s, h)
     duration_ms = (time.monotonic() - t0) * 1000
@@ -216,8 +217,153 @@ def _signal_name(sig: int) -> str:
         return f"signal {sig}"
 
 
+class _Child:
+    """A started child: its pid and the read ends of its stdout and stderr pipes."""
+
+    def __init__(self, pid: int, out_fd: int, err_fd: int) -> None:
+        self.pid = pid
+        self.out_fd = out_fd
+        self.err_fd = err_fd
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                self.returncode = 0  # reaped elsewhere (SIGCHLD ignored): as Popen says
+                return self.returncode
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            try:
+                _, status = os.waitpid(self.pid, 0)
+                self.returncode = os.waitstatus_to_exitcode(status)
+            except ChildProcessError:
+                self.returncode = 0
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def close(self) -> None:
+        for fd in (self.out_fd, self.err_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class _PopenChild(_Child):
+    """The same, started by `subprocess.Popen` (a working directory or an environment
+    of its own, or no `posix_spawnp` here)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        super().__init__(proc.pid, proc.stdout.fileno(), proc.stderr.fileno())
+        self.proc = proc
+
+    def poll(self) -> int | None:
+        self.returncode = self.proc.poll()
+        return self.returncode
+
+    def wait(self) -> int:
+        self.returncode = self.proc.wait()
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        self.proc.send_signal(sig)
+
+    def close(self) -> None:
+        for f in (self.proc.stdout, self.proc.stderr):
+            if f is not None:
+                f.close()
+
+
+def _start(
+    args: Sequence[str], cwd: str | None, env: Mapping[str, str] | None, stdin_devnull: bool, own_group: bool
+) -> _Child:
+    """Start `args` with stdout and stderr on pipes, as `subprocess.Popen` would: the
+    program looked up on PATH, stdin inherited (or /dev/null), no other descriptor
+    passed on, SIGPIPE and SIGXFSZ back to their defaults, in a process group of its
+    own when `own_group`. Raises what Popen raises when the program cannot run."""
+    spawn = getattr(os, "posix_spawnp", None)
+    close = _inherited_fds() if spawn is not None and cwd is None and env is None else None
+    if close is None:
+        return _popen(args, cwd, env, stdin_devnull, own_group)
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    if min(out_r, out_w, err_r, err_w) < 3:
+        # A standard stream of ours is closed and a pipe took its number: Popen
+        # untangles that case; it is not worth doing again here.
+        for fd in (out_r, out_w, err_r, err_w):
+            os.close(fd)
+        return _popen(args, cwd, env, stdin_devnull, own_group)
+    actions: list[tuple[Any, ...]] = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
+    if stdin_devnull:
+        actions.append((os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0))
+    actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in close]
+    try:
+        assert spawn is not None
+        pid = spawn(
+            args[0],
+            list(args),
+            os.environ,
+            file_actions=actions,
+            setpgroup=0 if own_group else None,
+            setsigdef=(signal.SIGPIPE, signal.SIGXFSZ),
+        )
+    except BaseException:
+        os.close(out_r)
+        os.close(err_r)
+        raise
+    finally:
+        os.close(out_w)
+        os.close(err_w)
+    return _Child(pid, out_r, err_r)
+
+
+def _inherited_fds() -> list[int] | None:
+    """Our descriptors above 2 that a child would inherit (Popen closes them in the
+    child), or None when they cannot be listed here."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    out = []
+    for name in names:
+        fd = int(name)
+        if fd > 2:
+            try:
+                if os.get_inheritable(fd):
+                    out.append(fd)
+            except OSError:
+                pass  # the descriptor the listing used, closed again
+    return sorted(out)
+
+
+def _popen(
+    args: Sequence[str], cwd: str | None, env: Mapping[str, str] | None, stdin_devnull: bool, own_group: bool
+) -> _Child:
+    import subprocess
+
+    proc = subprocess.Popen(
+        args,
+        stdin=subprocess.DEVNULL if stdin_devnull else None,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=dict(env) if env is not None else None,
+        process_group=0 if own_group else None,
+    )
+    return _PopenChild(proc)
+
+
 def _pump(
-    proc: subprocess.Popen[bytes],
+    proc: _Child,
     sink: Sink,
     tee: bool,
     timeout: float | None,
@@ -225,17 +371,16 @@ def _pump(
     send: Callable[[int], None],
     on_chunk: Callable[[int, bytes], None] | None,
 ) -> bool:
-    import selectors
+    import select
 
-    assert proc.stdout is not None
-    assert proc.stderr is not None
-    sel = selectors.DefaultSelector()
+    poller = select.poll()
     decoders = {
         STDOUT: codecs.getincrementaldecoder("utf-8")(errors="replace"),
         STDERR: codecs.getincrementaldecoder("utf-8")(errors="replace"),
     }
-    sel.register(proc.stdout, selectors.EVENT_READ, STDOUT)
-    sel.register(proc.stderr, selectors.EVENT_READ, STDERR)
+    streams = {proc.out_fd: STDOUT, proc.err_fd: STDERR}
+    for fd in streams:
+        poller.register(fd, select.POLLIN)  # hang-ups and errors are always reported
     timed_out = False
     term_sent_at: float | None = None
     exited_at: float | None = None
@@ -258,15 +403,14 @@ def _pump(
             exited_at = now
         if exited_at is not None and now - exited_at > DRAIN_AFTER_EXIT_S:
             break  # a grandchild holds the pipes open; the command itself is done
-        for key, _ in sel.select(wait):
-            stream = key.data
-            fd = key.fileobj.fileno()  # type: ignore[union-attr]
+        for fd, _ in poller.poll(wait * 1000):
+            stream = streams[fd]
             try:
                 data = os.read(fd, READ_SIZE)
             except OSError:
                 data = b""
             if not data:
-                sel.unregister(key.fileobj)
+                poller.unregister(fd)
                 open_streams -= 1
                 sink.feed(stream, decoders[stream].decode(b"", final=True))
                 continue
@@ -276,7 +420,6 @@ def _pump(
                 on_chunk(stream, data)
             sink.feed_bytes(stream, data)
             sink.feed(stream, decoders[stream].decode(data))
-    sel.close()
     for stream, dec in decoders.items():
         sink.feed(stream, dec.decode(b"", final=True))
     return timed_out
@@ -292,12 +435,6 @@ def _stdin_is_tty() -> bool:
         return os.isatty(0)
     except (OSError, ValueError):
         return False
-
-
-def _main_thread() -> bool:
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
 
 
 def _join(argv: Sequence[str]) -> str:
