@@ -111,6 +111,18 @@ def test_a_damaged_file_is_only_a_miss(tmp_path: Path) -> None:
     assert _run(tmp_path, pattern) == "False True"
 
 
+def test_another_builds_file_under_the_same_name_is_only_a_miss(tmp_path: Path) -> None:
+    import marshal
+
+    pattern = r"x-(\d+)-y(?# another build)"
+    _run(tmp_path, pattern)
+    (f,) = (tmp_path / "cache").glob("re-*.marshal")
+    data = marshal.loads(f.read_bytes())
+    assert pattern in {e[0] for e in data["re"]}
+    f.write_bytes(marshal.dumps({**data, "tag": data["tag"] + " (another build)"}))
+    assert _run(tmp_path, pattern) == "False True"  # not trusted: compiled afresh
+
+
 def test_turned_off(tmp_path: Path) -> None:
     _run(tmp_path, r"x-(\d+)-y(?# off)", TOKENJUICE_NO_CACHE="1")
     assert not list(tmp_path.glob("cache/re-*.marshal"))

@@ -55,9 +55,11 @@ def __getattr__(name: str) -> object:
     target = _LAZY.get(name)
     if target is None:
         raise AttributeError(f"module 'tokenjuice' has no attribute {name!r}")
-    import importlib
+    import sys
 
-    value = getattr(importlib.import_module(target[0]), target[1])
+    # `importlib.import_module` without importing `importlib` (and `warnings` with it).
+    __import__(target[0])
+    value = getattr(sys.modules[target[0]], target[1])
     globals()[name] = value
     return value
 

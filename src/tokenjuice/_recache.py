@@ -53,14 +53,17 @@ def _enabled() -> bool:
     return (str, probe, 0) in cache
 
 
-def _path() -> str:
+def _tag() -> str:
+    """The exact Python build and regex engine: the file is only good for these."""
     import _sre  # type: ignore[import-not-found,unused-ignore]
-    import zlib
 
-    from tokenjuice.paths import cache_dir
+    return f"{sys.version}|{_sre.MAGIC}|{getattr(_sre, 'CODESIZE', '')}"
 
-    tag = f"{sys.version}|{_sre.MAGIC}|{getattr(_sre, 'CODESIZE', '')}".encode()
-    return os.path.join(cache_dir(), f"re-{zlib.crc32(tag):08x}.marshal")
+
+def _path() -> str:
+    from tokenjuice.paths import cache_dir, short_digest
+
+    return os.path.join(cache_dir(), f"re-{short_digest(_tag())}.marshal")
 
 
 def load() -> None:
@@ -84,9 +87,10 @@ def load() -> None:
                 data = marshal.loads(f.read())
         except (OSError, EOFError, ValueError, TypeError):
             data = {}
-        # A list is the layout before facts were kept.
-        entries = data if isinstance(data, list) else data.get("re", []) if isinstance(data, dict) else []
-        facts = data.get("facts") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("tag") != _tag():
+            data = {}  # another build's file under the same name, or an older layout
+        entries = data.get("re", [])
+        facts = data.get("facts")
         if isinstance(facts, dict):
             _state["facts"] = facts
         known: set[tuple[str, int]] = _state["known"]
@@ -227,4 +231,4 @@ def _write(entries: list[tuple[str, int, tuple[Any, ...]]], facts: dict[tuple[st
 
     path: str = _state["path"]
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    write_atomic(path, marshal.dumps({"re": entries, "facts": facts}), 0o600)
+    write_atomic(path, marshal.dumps({"tag": _tag(), "re": entries, "facts": facts}), 0o600)

@@ -40,3 +40,13 @@ def state_dir() -> str:
 
 def cache_dir() -> str:
     return _xdg("XDG_CACHE_HOME", "cache")
+
+
+def short_digest(text: str) -> str:
+    """Eight hex digits of FNV-1a over `text`'s UTF-8: the same in every process (unlike
+    `hash`) and no checksum module to load, for naming cache files. The files hold what
+    their name stands for and are checked against it: a collision is only a miss."""
+    h = 0x811C9DC5
+    for byte in text.encode("utf-8", "surrogateescape"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{h:08x}"

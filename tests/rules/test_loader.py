@@ -112,6 +112,24 @@ def test_cache_picks_up_edits(tmp_path: Path) -> None:
     assert third.by_id["team/tool"].data["description"] == "v2 with a longer text"
 
 
+def test_a_cache_file_holding_other_files_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache file is named after the layer directories and holds the signature of
+    their files: whatever else the file holds under that name is not used."""
+    import marshal
+
+    monkeypatch.setenv("TOKENJUICE_HOME", str(tmp_path / "home"))
+    user = tmp_path / "user"
+    write_rule(user, "tool.json", rule("team/tool", description="v1"))
+    assert not load_rules(tmp_path, user_dir=str(user), project=False).from_cache
+    (f,) = (tmp_path / "home").rglob("rules-*.marshal")
+    data = marshal.loads(f.read_bytes())
+    assert str(user / "tool.json") in data["signature"]
+    f.write_bytes(marshal.dumps({**data, "signature": data["signature"] + "\0another file"}))
+    again = load_rules(tmp_path, user_dir=str(user), project=False)
+    assert not again.from_cache and again.by_id["team/tool"].data["description"] == "v1"
+    assert load_rules(tmp_path, user_dir=str(user), project=False).from_cache  # rewritten
+
+
 def test_builtin_layer_is_the_package_directory() -> None:
     rs = load_rules(None, user=False, project=False, cache=False)
     assert rs.layer_dirs["builtin"] == BUILTIN_DIR

@@ -125,9 +125,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _module(name: str) -> ModuleType:
-    import importlib
-
-    return importlib.import_module(f"tokenjuice.cli.commands.{name}")
+    # `importlib.import_module` without importing `importlib` (and `warnings` with it).
+    full = f"tokenjuice.cli.commands.{name}"
+    __import__(full)
+    return sys.modules[full]
 
 
 def _command_name(argv: Sequence[str]) -> str | None:

@@ -26,13 +26,16 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Host:
-    import importlib
+    import sys
 
     try:
         module = _HOSTS[name]
     except KeyError:
         raise KeyError(f"unknown host {name!r} (known: {', '.join(_HOSTS)})") from None
-    host: Host = importlib.import_module(f"tokenjuice.hosts.{module}").HOST
+    # `importlib.import_module` without importing `importlib` (a hook call's start-up).
+    full = f"tokenjuice.hosts.{module}"
+    __import__(full)
+    host: Host = sys.modules[full].HOST
     return host
 
 

@@ -10,8 +10,9 @@ one rule object or an array of rules. A malformed file or rule is skipped with a
 warning that names the file, the rule id and the field; it never stops the others.
 
 Parsing and validating every file on every tool call would cost more than the
-reduction itself, so the validated rules are cached (marshal, in the XDG cache dir)
-under a key made of every rule file's path, size and mtime; any edit is a new key.
+reduction itself, so the validated rules are cached (marshal, in the XDG cache dir),
+one file per set of layer directories, holding every rule file's path, size and mtime:
+any edit makes it stale.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 BUILTIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin")
 _NOT_RULES = (".fixture.json", ".schema.json", ".expected.json")
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 _CACHE_KEEP = 16
 
 
@@ -251,16 +252,20 @@ def _parse_layers(layers: list[tuple[str, str | None]]) -> tuple[list[Parsed], l
     return rules, problems
 
 
-def _signature(layers: list[tuple[str, str | None]]) -> str:
-    """Cache key over the layers' files (paths, sizes, mtimes); zlib's checksums are
-    enough for a cache key and load in a fraction of hashlib's import time."""
+def _signature(layers: list[tuple[str, str | None]]) -> tuple[str, str]:
+    """(name, signature) of the cache for these layers: the file's name comes from the
+    layer directories, and the file must hold the signature, every rule file's path,
+    size and mtime. Compared whole, not hashed: no checksum module to load, and no
+    collision to fear."""
     import sys
-    import zlib
 
     from tokenjuice import __version__
+    from tokenjuice.paths import short_digest
 
-    parts = [f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}"]
+    head = [f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}"]
+    parts: list[str] = []
     for layer, directory in layers:
+        head.append(f"\0{layer}\0{directory}")
         parts.append(f"\0{layer}\0{directory}")
         if directory is None:
             continue
@@ -270,19 +275,22 @@ def _signature(layers: list[tuple[str, str | None]]) -> str:
             except OSError:
                 continue
             parts.append(f"\0{e.path}\0{st.st_size}\0{st.st_mtime_ns}")
-    data = "".join(parts).encode("utf-8", "surrogateescape")
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data) & 0xFFFF:04x}"
+    name = "".join(head)
+    return short_digest(name), name + "".join(parts)
 
 
-def _read_cache(key: str) -> tuple[list[Parsed], list[Problem]] | None:
+def _read_cache(key: tuple[str, str]) -> tuple[list[Parsed], list[Problem]] | None:
     import marshal
 
     from tokenjuice.paths import cache_dir
 
-    path = os.path.join(cache_dir(), f"rules-{key}.marshal")
+    name, signature = key
+    path = os.path.join(cache_dir(), f"rules-{name}.marshal")
     try:
         with open(path, "rb") as f:
             data = marshal.loads(f.read())  # far faster than marshal.load(f), which reads in small pieces
+        if data["signature"] != signature:
+            return None  # a rule file changed (or another set of layers by that name)
         rules: list[Parsed] = [(r[0], r[1], r[2], r[3]) for r in data["rules"]]
         problems = [Problem(*p) for p in data["problems"]]
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):
@@ -290,23 +298,25 @@ def _read_cache(key: str) -> tuple[list[Parsed], list[Problem]] | None:
     return rules, problems
 
 
-def _write_cache(key: str, rules: list[Parsed], problems: list[Problem]) -> None:
+def _write_cache(key: tuple[str, str], rules: list[Parsed], problems: list[Problem]) -> None:
     import marshal
 
     from tokenjuice.paths import cache_dir
     from tokenjuice.rules.rule import head
 
+    name, signature = key
     directory = cache_dir()
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
         data = {
+            "signature": signature,
             "rules": [(layer, path, head(d), marshal.dumps(d)) for layer, path, d, _ in rules],
             "problems": [(p.path, p.message, p.rule_id, p.field) for p in problems],
         }
-        tmp = os.path.join(directory, f".rules-{key}.{os.getpid()}.tmp")
+        tmp = os.path.join(directory, f".rules-{name}.{os.getpid()}.tmp")
         with open(tmp, "wb") as f:
             marshal.dump(data, f)
-        os.replace(tmp, os.path.join(directory, f"rules-{key}.marshal"))
+        os.replace(tmp, os.path.join(directory, f"rules-{name}.marshal"))
         old = sorted(
             (e for e in os.scandir(directory) if e.name.startswith("rules-")),
             key=lambda e: e.stat().st_mtime,
@@ -357,7 +367,7 @@ def load_rules(
     if cache is None:
         cache = not os.environ.get("TOKENJUICE_NO_CACHE")
     parsed = None
-    key = ""
+    key = ("", "")
     if cache:
         key = _signature(layers)
         parsed = _read_cache(key)

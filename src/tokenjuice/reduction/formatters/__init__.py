@@ -23,11 +23,12 @@ nothing disappears silently.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
     from typing import Any, Protocol
 
     from tokenjuice.command import CommandInfo
@@ -156,7 +157,7 @@ def get(name: str) -> Callable[[FormatInput], FormatOutput | None]:
     fn = None
     if _valid_name(name):
         try:
-            module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+            module = _import(f"{__name__}.{name.replace('-', '_')}")
         except ModuleNotFoundError as exc:
             if exc.name != f"{__name__}.{name.replace('-', '_')}":
                 raise
@@ -175,9 +176,16 @@ def get_stream(name: str) -> type[Stream] | None:
         fn = get(name)
     except UnknownFormatter:
         return None
-    module = importlib.import_module(fn.__module__)
+    module = sys.modules[fn.__module__]
     cls = getattr(module, "Stream", None)
     return cls if isinstance(cls, type) else None
+
+
+def _import(name: str) -> ModuleType:
+    """`importlib.import_module(name)`, without importing `importlib` (and `warnings`
+    with it) on every process's first reduction."""
+    __import__(name)
+    return sys.modules[name]
 
 
 def available() -> list[str]:
