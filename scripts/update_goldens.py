@@ -42,5 +42,12 @@ def update(paths: list[Path] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    args = [Path(a) for a in sys.argv[1:]]
-    print(f"{update(args or None)} golden files written or changed")
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("fixtures", nargs="*", type=Path, help="fixture files (default: all)")
+    args = ap.parse_args()
+    missing = [str(p) for p in args.fixtures if not p.is_file()]
+    if missing:
+        ap.error(f"no such fixture: {', '.join(missing)}")
+    print(f"{update(args.fixtures or None)} golden files written or changed")

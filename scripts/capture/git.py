@@ -225,6 +225,35 @@ def _numstat_paths(ws: Workspace, repo: str, args: list[str]) -> list[Any]:
     return sigs
 
 
+def _wide_history(ws: Workspace) -> None:
+    """A repository whose first commit adds 14 files and whose second changes three."""
+    ws.sh(
+        "git init -q -b main widerepo && git -C widerepo config user.name 'Dana Dev' && "
+        "git -C widerepo config user.email dana@example.com"
+    )
+    for k in range(14):
+        ws.write(f"widerepo/src/core/part_{k:02d}.py", f"def part_{k}(x):\n    return x * {k}\n")
+    _commit(ws, "widerepo", 0, "feat(core): split the parser into parts")
+    for k in (3, 7, 11):
+        path = ws.path(f"widerepo/src/core/part_{k:02d}.py")
+        path.write_text(path.read_text() + f"\n\nLIMIT_{k} = {k * 10}\n")
+    _commit(ws, "widerepo", 1, "fix(core): bound the parts")
+
+
+def _stat_signals(ws: Workspace, repo: str, args: list[str], *, paths: bool) -> list[Any]:
+    """Each commit's `N files changed, …` line (git log --shortstat), and with `paths`
+    the files each commit touched (git log --name-only)."""
+    import shlex
+
+    extra = " ".join(shlex.quote(a) for a in args)
+    out = ws.sh(f"git log --shortstat --format= {extra}", repo)
+    sigs = [sig("summary", line.strip()) for line in dict.fromkeys(out.splitlines()) if line.strip()]
+    if paths:
+        names = ws.sh(f"git log --name-only --format= {extra}", repo)
+        sigs += [sig("path", p) for p in dict.fromkeys(names.splitlines()) if p.strip()]
+    return sigs
+
+
 def _log_signals(ws: Workspace, repo: str, args: list[str]) -> list[Any]:
     import shlex
 
@@ -290,7 +319,24 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run("git log", "gitproj")
     fx("git-log-full", "git/log", FAMILY_LOG, r, _log_signals(ws, "gitproj", []), commits)
     r = ws.run("git log --stat -8", "gitproj")
-    fx("git-log-stat", "git/log", FAMILY_LOG, r, _log_signals(ws, "gitproj", ["-8"]), commits)
+    fx(
+        "git-log-stat",
+        "git/log",
+        FAMILY_LOG,
+        r,
+        _log_signals(ws, "gitproj", ["-8"]) + _stat_signals(ws, "gitproj", ["-8"], paths=True),
+        commits + "; git log --shortstat and --name-only: each commit's summary and files",
+    )
+    _wide_history(ws)
+    r = ws.run("git log --stat", "widerepo")
+    fx(
+        "git-log-stat-wide",
+        "git/log",
+        FAMILY_LOG,
+        r,
+        _log_signals(ws, "widerepo", []) + _stat_signals(ws, "widerepo", [], paths=False),
+        commits + "; git log --shortstat: each commit's summary (a commit of 14 files)",
+    )
     r = ws.run("git log -p -3", "gitproj")
     patch_sigs = _log_signals(ws, "gitproj", ["-3"]) + [
         sig("diff_line", ln)

@@ -1,8 +1,9 @@
 """git log: one line per commit (short hash, decorations, subject), however long.
 
 The full format's Author/Date/body lines go; with `--stat` each commit keeps its
-"N files changed" line; with `-p` the patch is reduced like `git diff` (every changed
-line kept). `--oneline` and `--graph` output keep one line per commit.
+"N files changed" line with the files it names (`: src/a.py, src/b.py`, the first ten,
+then how many more); with `-p` the patch is reduced like `git diff` (every changed line
+kept). `--oneline` and `--graph` output keep one line per commit.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ COMMIT_RE = re.compile(r"^(?:[*|\\/ ]+)?commit ([0-9a-f]{7,64})(?: (\(.*\)))?$")
 GRAPH_ONLY_RE = re.compile(r"^[*|\\/_ .-]+$")
 HEADER_RE = re.compile(r"^(?:[|\\/ ]+)?(?:Author|AuthorDate|Commit|CommitDate|Date|Merge|Reflog|Signed|gpg):")
 DIFF_START = ("diff --git", "diff --cc", "diff --combined")
+# A commit's `--stat` files named on its summary line; the rest are counted.
+STAT_FILES_SHOWN = 10
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
@@ -28,9 +31,11 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     state = "none"  # header → message → after (stat / patch)
     subject_for: int | None = None
     diff_hunk = False
+    stat_files: list[tuple[int, str]] = []  # this commit's per-file stat lines, for its summary
     for i, line in enumerate(lines):
         m = COMMIT_RE.match(line)
         if m:
+            _drop_stat_files(b, stat_files)
             commits += 1
             state = "header"
             subject_for = len(b.lines)
@@ -73,17 +78,33 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         elif stripped.startswith(("index ", "--- ", "+++ ")):
             b.drop(i, "diff headers")
         elif STAT_SUMMARY_RE.match(stripped):
-            b.keep(i, protect=True, text="  " + stripped.strip())
-        elif STAT_RE.match(stripped):
-            b.drop(i, "per-file stat lines")
+            shown = stat_files[:STAT_FILES_SHOWN]
+            text = "  " + stripped.strip()
+            if shown:
+                names = ", ".join(name for _, name in shown)
+                more = len(stat_files) - len(shown)
+                text += f": {names}" + (f" and {more} more" if more else "")
+            b.group([*(j for j, _ in shown), i], text, protect=True)
+            _drop_stat_files(b, stat_files[STAT_FILES_SHOWN:])
+            stat_files = []
+        elif st := STAT_RE.match(stripped):
+            stat_files.append((i, st.group(1).strip()))
         elif not stripped.strip() or GRAPH_ONLY_RE.match(line):
             b.drop(i, "blank")
         else:
             b.keep(i)
+    _drop_stat_files(b, stat_files)
     if not commits:
         return None
     b.facts["commits"] = commits
     return b.build(final=True, essential=True)
+
+
+def _drop_stat_files(b: Builder, stat_files: list[tuple[int, str]]) -> None:
+    """Per-file stat lines no summary line names (past the first ten, or no summary)."""
+    for j, _ in stat_files:
+        b.drop(j, "per-file stat lines")
+    stat_files.clear()
 
 
 def _strip_graph(line: str) -> str:
