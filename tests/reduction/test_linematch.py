@@ -71,7 +71,7 @@ def test_same_answer_as_searching_every_line(patterns: list[str], batches: list[
 @pytest.mark.parametrize("automaton", [True, False])
 def test_rare_common_and_absent_literals(monkeypatch: pytest.MonkeyPatch, automaton: bool) -> None:
     if not automaton:
-        monkeypatch.setattr(linematch, "_automaton", lambda strings: None)
+        monkeypatch.setattr(linematch, "automaton", lambda strings: None)
         linematch._automata.clear()
     lines = [f"tests/t.py::test_{i} PASSED" for i in range(300)]
     lines[17] = "FAILED tests/t.py::test_17 - AssertionError"

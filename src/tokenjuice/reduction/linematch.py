@@ -169,7 +169,7 @@ def _candidates(lit: Literals, hay: str, batch: Lines) -> list[int] | None:
     (the checks would only add to the search)."""
     strings = lit.strings
     n = len(batch.lines)
-    ac = _automaton(strings)
+    ac = automaton(strings)
     if ac is not None:
         # One pass for all the strings; a position's line is the newlines before it.
         ascii_hay = hay.isascii()
@@ -206,7 +206,7 @@ def _candidates(lit: Literals, hay: str, batch: Lines) -> list[int] | None:
 _automata: dict[tuple[str, ...], tuple[Any, Callable[[], Any]] | None] = {}
 
 
-def _automaton(strings: tuple[str, ...]) -> tuple[Any, Callable[[], Any]] | None:
+def automaton(strings: tuple[str, ...]) -> tuple[Any, Callable[[], Any]] | None:
     """An Aho-Corasick automaton over `strings` for bytes haystacks, and a function
     giving one for str haystacks (built on first use: most text is ASCII). None without
     `ahocorasick_rs`, a declared dependency: the per-line checks then serve."""
