@@ -27,3 +27,12 @@ def test_format_log_passes_every_line() -> None:
     fx, red = reduce_fixture("git-log", "git-log-format")
     assert red.text.splitlines()[-1] == fx["combined"].splitlines()[-1]
     assert not lost(fx, red.text)
+
+
+def test_stat_files_are_named_on_the_summary_with_directories_written_once() -> None:
+    from tokenjuice.reduction.formatters.git_log import _grouped
+
+    names = ["README.md", "src/{old.py => new.py}", "src/app/a.py", "src/app/b.py", "src/c.py", "docs/x.md"]
+    assert _grouped(names) == "README.md, src/{old.py => new.py}, src/app/{a.py, b.py}, src/c.py, docs/x.md"
+    assert _grouped(["a/b.py"]) == "a/b.py"
+    assert _grouped([]) == ""

@@ -1,8 +1,8 @@
 """git log: one line per commit (short hash, decorations, subject), however long.
 
 The full format's Author/Date/body lines go; with `--stat` each commit keeps its
-"N files changed" line with the files it names (`: src/a.py, src/b.py`, the first ten,
-then how many more); with `-p` the patch is reduced like `git diff` (every changed line
+"N files changed" line with the files it names (`: src/{a.py, b.py}, README.md`, the
+first ten, then how many more); with `-p` the patch is reduced like `git diff` (every changed line
 kept). `--oneline` and `--graph` output keep one line per commit.
 """
 
@@ -81,7 +81,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             shown = stat_files[:STAT_FILES_SHOWN]
             text = "  " + stripped.strip()
             if shown:
-                names = ", ".join(name for _, name in shown)
+                names = _grouped([name for _, name in shown])
                 more = len(stat_files) - len(shown)
                 text += f": {names}" + (f" and {more} more" if more else "")
             b.group([*(j for j, _ in shown), i], text, protect=True)
@@ -98,6 +98,35 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         return None
     b.facts["commits"] = commits
     return b.build(final=True, essential=True)
+
+
+def _grouped(names: list[str]) -> str:
+    """Paths joined, neighbours in one directory written once: `src/app/{cli.py, db.py},
+    README.md`. git lists a commit's files sorted, so a directory's files are together.
+    A rename (`{old => new}`) stays as git wrote it."""
+    parts: list[str] = []
+    run: list[str] = []
+    run_dir = ""
+
+    def flush() -> None:
+        if len(run) > 1:
+            parts.append(f"{run_dir}/{{{', '.join(run)}}}")
+        elif run:
+            parts.append(f"{run_dir}/{run[0]}" if run_dir else run[0])
+        run.clear()
+
+    for name in names:
+        directory, _, base = name.rpartition("/")
+        if "{" in name or " => " in name or not directory:
+            flush()
+            parts.append(name)
+            continue
+        if directory != run_dir:
+            flush()
+            run_dir = directory
+        run.append(base)
+    flush()
+    return ", ".join(parts)
 
 
 def _drop_stat_files(b: Builder, stat_files: list[tuple[int, str]]) -> None:
