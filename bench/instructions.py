@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Start-up paths counted in CPU instructions (valgrind), which do not move with the host.
+
+    python bench/instructions.py              # the working tree
+    python bench/instructions.py 23810b9      # an older revision against it
+
+On a shared VM a millisecond figure of a 20-60 ms process moves by a third from one
+minute to the next; the number of instructions the process executes does not (it is
+the same to a few parts in a thousand from run to run). Each path runs twice with a
+warm cache directory of its own first, then once under `valgrind --tool=callgrind`,
+whole process (the interpreter's own start is the `python -c pass` row). Needs valgrind
+(`apt-get install valgrind`); it is not part of the test suite.
+
+  first call   `import tokenjuice; Reducer(); reduce(...)` of a small pytest output
+  reduce       `python -m tokenjuice reduce` of a 100 KB `pytest -v` output (store on)
+  wrap         `python -m tokenjuice wrap -- cat` of that output (the child not counted)
+  hook         `python -m tokenjuice hook claude-code` answering a PreToolUse payload
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+
+FIRST_CALL = """
+import tokenjuice
+r = tokenjuice.Reducer()
+r.reduce("collected 3 items\\n\\ntests/test_a.py ...\\n\\n3 passed in 0.01s\\n", command="pytest -q")
+"""
+PAYLOAD = {
+    "session_id": "bench",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "pytest -q tests"},
+    "cwd": str(REPO),
+}
+
+
+def _paths(tmp: Path) -> dict[str, tuple[list[str], bytes | None]]:
+    from run import gen_pytest
+
+    text = gen_pytest(100_000)[0]
+    out = tmp / "pytest-v.txt"
+    out.write_text(text)
+    py = sys.executable
+    return {
+        "first call": ([py, "-c", FIRST_CALL], None),
+        "reduce": ([py, "-m", "tokenjuice", "reduce", "--command", "pytest -v", "--exit-code", "1"], text.encode()),
+        "wrap": ([py, "-m", "tokenjuice", "wrap", "--", "cat", str(out)], None),
+        "hook": ([py, "-m", "tokenjuice", "hook", "claude-code"], json.dumps(PAYLOAD).encode()),
+        "python -c pass": ([py, "-c", "pass"], None),
+    }
+
+
+def _count(src: Path, home: Path, args: list[str], stdin: bytes | None) -> int:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TOKENJUICE_NO_CACHE")}
+    env.update(PYTHONPATH=str(src), TOKENJUICE_HOME=str(home), TOKENJUICE_TOKENIZER="estimate")
+    for _ in range(2):  # byte-compiled modules, rule and regex caches written
+        subprocess.run(args, input=stdin, env=env, capture_output=True, check=False)
+    vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args]
+    p = subprocess.run(vg, input=stdin, env=env, capture_output=True, check=False)
+    m = re.search(rb"Collected : (\d+)", p.stderr)
+    if not m:
+        raise SystemExit(f"valgrind gave no count for {' '.join(args[:4])}: {p.stderr[-300:].decode(errors='replace')}")
+    return int(m.group(1))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("rev", nargs="?", help="an older revision to count too (anything `git worktree add` accepts)")
+    args = ap.parse_args()
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        trees = {"new": REPO / "src"}
+        if args.rev:
+            old = tmp / "old"
+            add = ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(old), args.rev]
+            subprocess.run(add, check=True)
+            trees = {"old": old / "src", **trees}
+        try:
+            paths = _paths(tmp)
+            counts: dict[str, dict[str, int]] = {}
+            for tree, src in trees.items():
+                subprocess.run([sys.executable, "-m", "compileall", "-q", str(src / "tokenjuice")], check=True)
+                for name, (cmd, stdin) in paths.items():
+                    counts.setdefault(name, {})[tree] = _count(src, tmp / f"home-{tree}-{name}", cmd, stdin)
+        finally:
+            if args.rev:
+                subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tmp / "old")], check=False)
+    cols = list(trees)
+    print(f"instructions (millions), whole process{f'; {args.rev} against the working tree' if args.rev else ''}")
+    print()
+    print("| path | " + " | ".join(cols) + (" | new/old |" if args.rev else " |"))
+    print("|---|" + "---|" * (len(cols) + (1 if args.rev else 0)))
+    for name, by in counts.items():
+        cells = " | ".join(f"{by[c] / 1e6:.1f}" for c in cols)
+        ratio = f" | {by['new'] / by['old']:.3f}" if args.rev else ""
+        print(f"| {name} | {cells}{ratio} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
