@@ -280,3 +280,35 @@ def test_wrap_without_a_terminal_logs_warnings_instead_of_printing_them(tmp_path
     assert "broken.json" in log
     doc = subprocess.run([*TJ, "doctor"], capture_output=True, text=True, env=env)
     assert "warnings logged by wrap/hook: 1" in doc.stdout
+
+
+def test_hook_call_is_read_without_argparse_and_answers_the_same(tmp_path: Path) -> None:
+    """`tokenjuice hook HOST` (what installed hooks run on every tool call) skips
+    argparse; the parsed path (here with `-v`) gives the same answer."""
+    payload = json.dumps(
+        {
+            "session_id": "s",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "git status"},
+            "cwd": str(tmp_path),
+            "permission_mode": "bypassPermissions",
+        }
+    ).encode()
+    probe = "import sys, runpy; runpy.run_module('tokenjuice', run_name='__main__')"
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    fast = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", probe, "hook", "claude-code"],
+        input=payload,
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    parsed = subprocess.run([*TJ, "-v", "hook", "claude-code"], input=payload, capture_output=True, timeout=60)
+    assert fast.returncode == parsed.returncode == 0
+    answer = json.loads(fast.stdout)
+    assert answer == json.loads(parsed.stdout)
+    assert "wrap -- git status" in answer["hookSpecificOutput"]["updatedInput"]["command"]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in fast.stderr.decode().splitlines() if "|" in line}
+    assert "tokenjuice.cli.commands.hook" in imported
+    assert "argparse" not in imported

@@ -10,11 +10,9 @@ import sys
 
 from tokenjuice import _recache
 
-# Before argparse: it and the gettext and locale modules it imports compile patterns of
-# their own, about 3 ms a process that the regex cache saves.
+# Before argparse (`cli._parser`): it and the gettext and locale modules it imports
+# compile patterns of their own, about 3 ms a process that the regex cache saves.
 _recache.load()
-
-import argparse  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,76 +52,6 @@ class UserError(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
 
 
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter gets the terminal width from `shutil`, whose import costs more
-    than the rest of a hook call; the same width comes from `os` directly."""
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
-        if width is None:
-            import os
-
-            try:
-                width = int(os.environ.get("COLUMNS", "0"))
-            except ValueError:
-                width = 0
-            if width <= 0:
-                try:
-                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-                except (AttributeError, ValueError, OSError):
-                    width = 80
-            width -= 2
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
-def _quick_gettext() -> None:
-    """argparse looks its few messages up with `gettext.gettext`, which searches the locale
-    directories on every call, and finding the catalogue once imports `locale` (2 ms of
-    every hook call). tokenjuice's own messages are English, so argparse's stay English too."""
-
-    def ngettext(singular: str, plural: str, n: int) -> str:
-        return singular if n == 1 else plural
-
-    argparse._ = str  # type: ignore[attr-defined]
-    argparse.ngettext = ngettext  # type: ignore[attr-defined]
-
-
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> NoReturn:
-        hint = f" (see '{self.prog} --help')"
-        message = " ".join(message.split("\n"))
-        sys.stderr.write(f"tokenjuice: error: {message}{hint}\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-def _version() -> str:
-    from tokenjuice import __version__
-
-    return __version__
-
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    _quick_gettext()
-    parser = _Parser(
-        prog="tokenjuice",
-        description="Shrink what AI agents read: reduce tool and shell output to what matters.",
-    )
-    parser.add_argument("--version", action="version", version=f"tokenjuice {_version()}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
-    sub = parser.add_subparsers(dest="subcommand_name", metavar="COMMAND", parser_class=_Parser)
-    for name, (module, help_text) in COMMANDS.items():
-        # Building all ~20 sub-parsers costs more than the rest of a hook call: when the
-        # command is known, only its own is built.
-        if only is not None and name != only:
-            continue
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        _module(module).add_arguments(p)
-    return parser
-
-
 def _module(name: str) -> ModuleType:
     # `importlib.import_module` without importing `importlib` (and `warnings` with it).
     full = f"tokenjuice.cli.commands.{name}"
@@ -140,6 +68,20 @@ def _command_name(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _hook_args(args: list[str]) -> Any:
+    """`tokenjuice hook HOST`, as installed hooks run it on every tool call, without
+    argparse (a fifth of such a call's own work); anything else, None."""
+    if len(args) != 2 or args[0] != "hook":
+        return None
+    from tokenjuice.hosts import names
+
+    if args[1] not in names():
+        return None  # argparse says what the choices are
+    from types import SimpleNamespace
+
+    return SimpleNamespace(subcommand_name="hook", host=args[1], verbose=False)
+
+
 def _isatty(stream: object) -> bool:
     try:
         return bool(stream.isatty())  # type: ignore[attr-defined]
@@ -149,12 +91,15 @@ def _isatty(stream: object) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    name = _command_name(args_list)
-    parser = build_parser(only=name)
-    args = parser.parse_args(args_list)
-    if args.subcommand_name is None:
-        parser.print_help()
-        return EXIT_USAGE
+    args = _hook_args(args_list)
+    if args is None:
+        from tokenjuice.cli._parser import build_parser
+
+        parser = build_parser(only=_command_name(args_list))
+        args = parser.parse_args(args_list)
+        if args.subcommand_name is None:
+            parser.print_help()
+            return EXIT_USAGE
     from tokenjuice import _log
 
     log_file = None

@@ -6,7 +6,9 @@ host: on any problem it prints nothing and exits 0, so the command runs unchange
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
