@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tokenjuice.cli.main import COMMANDS, EXIT_USAGE, _module
+from tokenjuice.cli.main import COMMANDS, EXIT_USAGE, command_module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,5 +82,5 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        _module(module).add_arguments(p)
+        command_module(module).add_arguments(p)
     return parser

@@ -52,7 +52,7 @@ class UserError(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
 
 
-def _module(name: str) -> ModuleType:
+def command_module(name: str) -> ModuleType:
     # `importlib.import_module` without importing `importlib` (and `warnings` with it).
     full = f"tokenjuice.cli.commands.{name}"
     __import__(full)
@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         tokens.prefer_estimate()
     try:
-        module = _module(COMMANDS[args.subcommand_name][0])
+        module = command_module(COMMANDS[args.subcommand_name][0])
         return int(module.run(args))
     except UserError as exc:
         # One line, whatever the message quotes from the input.
