@@ -53,6 +53,7 @@ class UserError(Exception):
 
 
 def command_module(name: str) -> ModuleType:
+    """`tokenjuice.cli.commands.<name>`, imported on demand."""
     # `importlib.import_module` without importing `importlib` (and `warnings` with it).
     full = f"tokenjuice.cli.commands.{name}"
     __import__(full)
