@@ -312,3 +312,15 @@ def test_hook_call_is_read_without_argparse_and_answers_the_same(tmp_path: Path)
     imported = {line.rsplit("|", 1)[-1].strip() for line in fast.stderr.decode().splitlines() if "|" in line}
     assert "tokenjuice.cli.commands.hook" in imported
     assert "argparse" not in imported
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-"])
+def test_wrap_with_a_closed_standard_stream_still_exits_like_the_command(closed: str) -> None:
+    # Python starts with no sys.stdout (or sys.stderr) when that descriptor is closed.
+    tj_cmd = " ".join(TJ)
+    line = f"{tj_cmd} wrap -- sh -c 'echo out; echo err >&2; exit 3' {closed}"
+    p = subprocess.run(["sh", "-c", line], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3, (p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and "internal error" not in p.stderr
+    if closed == "2>&-":
+        assert p.stdout.startswith("exit 3\n") and "err" in p.stdout

@@ -144,6 +144,14 @@ def _silence_stdout() -> None:
         pass
 
 
+def _closed_streams_to_devnull() -> None:
+    import os
+
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
+
+
 def cli() -> NoReturn:
     """The console entry point (`tokenjuice`, `python -m tokenjuice`).
 
@@ -152,7 +160,11 @@ def cli() -> NoReturn:
     reduction: the streams are flushed and the process exits with the code. Nothing
     is left open that needs closing: the store commits each write, the ledger is
     appended with one `write`, and log handlers flush every record.
+
+    Started with stdout or stderr closed (`>&-`), Python has no stream there at all;
+    what would go to it is discarded, and the exit code is still the command's.
     """
+    _closed_streams_to_devnull()
     code = main()
     if _command_name(sys.argv[1:]) in HOT_COMMANDS:
         import os
