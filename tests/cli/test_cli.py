@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -324,3 +325,28 @@ def test_wrap_with_a_closed_standard_stream_still_exits_like_the_command(closed:
     assert "Traceback" not in p.stderr and "internal error" not in p.stderr
     if closed == "2>&-":
         assert p.stdout.startswith("exit 3\n") and "err" in p.stdout
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        bytes(range(256)) * 12,  # binary
+        b"".join(b"build step %d ok\n" % i for i in range(3000)) + b"caf\xe9 line, error: \xff\xfe broken\n",
+    ],
+    ids=["binary", "text-with-invalid-utf8"],
+)
+def test_reduce_keeps_the_bytes_it_was_given(data: bytes, tmp_path: Path) -> None:
+    """Output that is not valid UTF-8 is reduced as text with replacements, but the
+    kept full output is the input byte for byte."""
+    src = tmp_path / "out.bin"
+    src.write_bytes(data)
+    p = tj("reduce", "--command", "make", str(src))
+    assert p.returncode == 0, p.stderr
+    m = re.search(r"tokenjuice cat ([0-9a-f]{12})", p.stdout)
+    assert m, p.stdout
+    back = subprocess.run([*TJ, "cat", m.group(1)], capture_output=True, timeout=60)
+    assert back.returncode == 0 and back.stdout == data
+    if b"error" in data:
+        assert "error: \ufffd\ufffd broken" in p.stdout
+    else:
+        assert f"{len(data):,} bytes" in p.stdout

@@ -36,6 +36,15 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def decode_exact(data: bytes) -> tuple[str, bytes | None]:
+    """`decode(data)`, and `data` itself when that text is not exactly it (invalid
+    UTF-8): then the kept full output is the bytes as given, not the replacements."""
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return decode(data), data
+
+
 def add_budget_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("budget")
     g.add_argument(

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from tokenjuice.model import ToolRun
     from tokenjuice.reduction.engine import Reducer
 
-    text = _io.decode(_io.read_bytes(args.file))
+    text, raw_bytes = _io.decode_exact(_io.read_bytes(args.file))
     reducer = Reducer(
         cwd=args.cwd,
         max_inline_chars=args.max_chars,
@@ -33,7 +33,12 @@ def run(args: argparse.Namespace) -> int:
         density_threshold=args.density_threshold,
     )
     run_ = ToolRun(
-        tool_name=args.tool_name, command=args.command, cwd=args.cwd, combined=text, exit_code=args.exit_code
+        tool_name=args.tool_name,
+        command=args.command,
+        cwd=args.cwd,
+        combined=text,
+        exit_code=args.exit_code,
+        raw_bytes=raw_bytes,
     )
     red = reducer.reduce_run(run_, bypass=args.raw, classifier=args.classifier)
     if args.json:
