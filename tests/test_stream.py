@@ -66,6 +66,20 @@ def test_streamed_output_keeps_signals_and_stores_everything(tmp_path: Path) -> 
     assert not spool.exists() or not any(spool.iterdir())  # the spool file is gone
 
 
+def test_one_huge_line_is_streamed_and_counted_as_one(tmp_path: Path) -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "tokenjuice", "wrap", "--", sys.executable, "-c", "print('x' * 600_000)"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TOKENJUICE_STREAM_THRESHOLD": "200000"},
+        cwd=tmp_path,
+    )
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("[1 MB, 1 line: too large to hold"), p.stdout[:200]
+    assert "full output: tokenjuice cat " in p.stdout
+    assert len(p.stdout) < 20_000
+
+
 def test_below_the_threshold_nothing_is_spooled(tmp_path: Path) -> None:
     p = wrap(tmp_path, 2_000)
     assert "too large to hold" not in p.stdout

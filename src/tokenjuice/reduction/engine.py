@@ -531,9 +531,8 @@ def _streamed_note(st: Any) -> str:
     diag = f"{st.diag_kept:,} diagnostic line{'' if st.diag_kept == 1 else 's'}"
     if st.diag_seen > st.diag_kept:
         diag += f" (the first of {st.diag_seen:,})"
-    return (
-        f"[{human}, {st.total_lines:,} lines: too large to hold, reduced from its head, its tail and {diag} in between]"
-    )
+    lines = f"{st.total_lines:,} line{'' if st.total_lines == 1 else 's'}"
+    return f"[{human}, {lines}: too large to hold, reduced from its head, its tail and {diag} in between]"
 
 
 def _exit_note(run: ToolRun) -> str | None:
