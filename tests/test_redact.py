@@ -328,4 +328,5 @@ def test_overlapping_triggers_are_all_listed() -> None:
                 if b.startswith(rest) or rest.startswith(b):
                     pairs.append((bi, off))
         expected.append(sorted(pairs))
-    assert [sorted(p) for p in redact._overlaps(keys)] == expected
+    index = redact._by_first(keys)
+    assert [sorted(redact._overlaps_of(a, keys, index)) for a in keys] == expected

@@ -281,13 +281,6 @@ class _Triggers:
         return present, {self.keys[k]: sorted(set(v)) for k, v in found.items() if v}
 
 
-def _overlaps(keys: list[str]) -> list[list[tuple[int, int]]]:
-    """For each key a: (b, offset) when key b could start `offset` characters into a
-    match of a (a suffix of a and b begin alike, or b lies inside a)."""
-    index = _by_first(keys)
-    return [_overlaps_of(a, keys, index) for a in keys]
-
-
 def _by_first(keys: list[str]) -> dict[str, list[int]]:
     index: dict[str, list[int]] = {}
     for bi, b in enumerate(keys):
@@ -296,7 +289,8 @@ def _by_first(keys: list[str]) -> dict[str, list[int]]:
 
 
 def _overlaps_of(a: str, keys: list[str], by_first: dict[str, list[int]]) -> list[tuple[int, int]]:
-    """`_overlaps` for the one key a."""
+    """(b, offset) for each key b that could start `offset` characters into a match of
+    key a (a suffix of a and b begin alike, or b lies inside a)."""
     pairs = []
     for off in range(len(a)):
         rest = a[off:]

@@ -6,8 +6,9 @@ warnings survive even on success.
 
 Speed matters (they run over every omitted line of large outputs), so scanning is two
 stages: cheap whole-text searches find candidate lines (lower-cased keyword stems in
-one regex; location shapes in regexes with literal prefixes, which `re` scans fast),
-then the precise per-line patterns (word boundaries, case rules) confirm them.
+one Aho-Corasick pass; location shapes in regexes with literal prefixes, which `re`
+scans fast), then the precise per-line patterns (word boundaries, case rules) confirm
+them.
 Patterns are compiled on first use.
 """
 
@@ -114,8 +115,9 @@ def _rx(name: str) -> re.Pattern[str]:
         elif name == "error":
             rx = re.compile(ERROR_PATTERN, re.MULTILINE)
         elif name == "stems_ew":
-            # Every branch starts with a literal, so `re` skips non-candidate positions
-            # with a first-character set; an anchored branch here would cost 4x.
+            # (Without ahocorasick_rs only: see `_stem_lines`.) Every branch starts with
+            # a literal, so `re` skips non-candidate positions with a first-character
+            # set; an anchored branch here would cost 4x.
             rx = re.compile(_trie((*_ERROR_STEMS, *_WARNING_STEMS)))
         elif name == "lower_error":
             # The case-insensitive part of ERROR_PATTERN, for lower-cased ASCII text: as
