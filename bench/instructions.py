@@ -12,9 +12,14 @@ whole process (the interpreter's own start is the `python -c pass` row). Needs v
 (`apt-get install valgrind`); it is not part of the test suite.
 
   first call   `import tokenjuice; Reducer(); reduce(...)` of a small pytest output
-  reduce       `python -m tokenjuice reduce` of a 100 KB `pytest -v` output (store on)
-  wrap         `python -m tokenjuice wrap -- cat` of that output (the child not counted)
-  hook         `python -m tokenjuice hook claude-code` answering a PreToolUse payload
+  reduce       `tokenjuice reduce` of a 100 KB `pytest -v` output (store on)
+  wrap         `tokenjuice wrap -- cat` of that output (the child not counted)
+  hook         `tokenjuice hook claude-code` answering a PreToolUse payload
+
+The commands run as the installed `tokenjuice` script runs them (its three lines, given
+to `python -c`, so an older tree can be put first on the path). `python -m tokenjuice`
+costs 29 M instructions more, for `runpy` and what it imports; installed hooks and
+rewritten commands call the script when there is one.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ import tokenjuice
 r = tokenjuice.Reducer()
 r.reduce("collected 3 items\\n\\ntests/test_a.py ...\\n\\n3 passed in 0.01s\\n", command="pytest -q")
 """
+# The console script pip writes (`.venv/bin/tokenjuice`), as a `-c` program.
+SCRIPT = "import sys\nfrom tokenjuice.cli.main import cli\nsys.argv[0] = 'tokenjuice'\ncli()\n"
 PAYLOAD = {
     "session_id": "bench",
     "hook_event_name": "PreToolUse",
@@ -55,9 +62,9 @@ def _paths(tmp: Path) -> dict[str, tuple[list[str], bytes | None]]:
     py = sys.executable
     return {
         "first call": ([py, "-c", FIRST_CALL], None),
-        "reduce": ([py, "-m", "tokenjuice", "reduce", "--command", "pytest -v", "--exit-code", "1"], text.encode()),
-        "wrap": ([py, "-m", "tokenjuice", "wrap", "--", "cat", str(out)], None),
-        "hook": ([py, "-m", "tokenjuice", "hook", "claude-code"], json.dumps(PAYLOAD).encode()),
+        "reduce": ([py, "-c", SCRIPT, "reduce", "--command", "pytest -v", "--exit-code", "1"], text.encode()),
+        "wrap": ([py, "-c", SCRIPT, "wrap", "--", "cat", str(out)], None),
+        "hook": ([py, "-c", SCRIPT, "hook", "claude-code"], json.dumps(PAYLOAD).encode()),
         "python -c pass": ([py, "-c", "pass"], None),
     }
 

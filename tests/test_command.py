@@ -174,7 +174,7 @@ def test_command_text_is_shlex_join(argv: list[str]) -> None:
     """The effective command is shell-quoted exactly as `shlex.join` quotes it."""
     import shlex
 
-    from tokenjuice.command import _shell_quote
+    from tokenjuice.command import shell_quote
 
-    assert " ".join(map(_shell_quote, argv)) == shlex.join(argv)
-    assert all(_shell_quote(a) == shlex.quote(a) for a in ["", "a b", "it's", "ünï", "x$y", "-_=+@%:,./"])
+    assert " ".join(map(shell_quote, argv)) == shlex.join(argv)
+    assert all(shell_quote(a) == shlex.quote(a) for a in ["", "a b", "it's", "ünï", "x$y", "-_=+@%:,./"])

@@ -5,59 +5,104 @@ needs (the rule's, its formatter's, the signal scans') costs more than reducing 
 typical output. `re` compiles in two steps: parse the pattern and generate its code
 (Python, slow), then build the matcher from the code (`_sre.compile`, C, microseconds).
 What the first step made in earlier runs is kept in the cache directory, keyed by the
-exact Python build; `load()` builds matchers straight from it into `re`'s own cache,
-so `re.compile` of those patterns is a cache hit. The code is what `re` itself passed
+exact Python build; `tokenjuice._re.compile` builds matchers straight from it (without
+importing `re`), and once `re` is imported they go into `re`'s own cache too, so
+`re.compile` of those patterns is a cache hit. The code is what `re` itself passed
 to `_sre.compile` for the same pattern and flags (recorded by replaying the compile),
 and `_sre` validates code it is given, so the matchers are the ones `re` would build.
 
-Anything unexpected (another layout of `re`'s cache, a damaged file) leaves the cache
-unused for the process; nothing else changes. `TOKENJUICE_NO_CACHE=1` turns it off.
+Anything unexpected (another layout of `re`'s cache, a damaged file) leaves the cache,
+or the part of it concerned, unused for the process; nothing else changes. `TOKENJUICE_NO_CACHE=1` turns it off.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable
     from typing import Any
 
-MAX_ENTRIES = 256
+# Patterns kept in the file, the most recently learned last.
+MAX_PATTERNS = 1024
 # Leave room in `re`'s cache for the host program's own patterns.
 _RE_CACHE_SPARE = 128
+FORMAT = 2
 
-MAX_FACTS = 2048
 _state: dict[str, Any] = {
     "loaded": False,
-    "known": set(),
-    "entries": [],
-    "baseline": None,
+    "blobs": {},  # (pattern, flags) -> marshalled {"code": args, fact kind: value, ...}
+    "entries": {},  # the blobs read so far
+    "dirty": set(),  # patterns learned something new about in this process
+    "filled": False,
+    "baseline": None,  # `re`'s cache keys that are not ours to record; None: cache off
     "path": None,
-    "facts": {},
-    "new_facts": False,
 }
 _MISSING = object()
 
 
-def _enabled() -> bool:
-    if os.environ.get("TOKENJUICE_NO_CACHE"):
-        return False
+def _entry(pattern: str, flags: int) -> dict[str, Any]:
+    """What the file knows of one pattern (read on first use: a process needs few)."""
+    key = (pattern, flags)
+    entries: dict[tuple[str, int], dict[str, Any]] = _state["entries"]
+    got = entries.get(key)
+    if got is None:
+        got = {}
+        blob = _state["blobs"].get(key)
+        if blob is not None:
+            import marshal
+
+            try:
+                value = marshal.loads(blob)
+            except (EOFError, ValueError, TypeError):
+                value = None
+            if isinstance(value, dict):
+                got = value
+        entries[key] = got
+    return got
+
+
+def _fill_re() -> None:
+    """Put the cached matchers into `re`'s own cache, so that `re.compile` of those
+    patterns (argparse's, a host program's) is a hit. Only when `re` is imported
+    already, or asked for (`prime_re`)."""
+    re = sys.modules.get("re")
+    if re is None or _state["filled"] or not _state["blobs"]:
+        return
+    _state["filled"] = True
     cache = getattr(re, "_cache", None)
     if not isinstance(cache, dict):
-        return False
+        return
     probe = "(?:tokenjuice re cache probe)"
     re.compile(probe)
-    return (str, probe, 0) in cache
+    if (str, probe, 0) not in cache:
+        return  # another layout of `re`'s cache
+    import _sre  # type: ignore[import-not-found,unused-ignore]
+
+    room = max(0, int(getattr(re, "_MAXCACHE", 512)) - _RE_CACHE_SPARE - len(cache))
+    for pattern, flags in reversed(list(_state["blobs"])):  # the most recent first
+        if room <= 0:
+            break
+        key = (str, pattern, flags)
+        built = _entry(pattern, flags).get("code")
+        if built is None or key in cache:
+            continue
+        try:
+            cache[key] = _sre.compile(*built)
+        except Exception:  # noqa: BLE001 - a damaged entry is only a cache miss
+            continue
+        room -= 1
+    _state["baseline"] = set(cache)
 
 
 def _tag() -> str:
     """The exact Python build and regex engine: the file is only good for these."""
     import _sre  # type: ignore[import-not-found,unused-ignore]
 
-    return f"{sys.version}|{_sre.MAGIC}|{getattr(_sre, 'CODESIZE', '')}"
+    return f"{sys.version}|{_sre.MAGIC}|{getattr(_sre, 'CODESIZE', '')}|{FORMAT}"
 
 
 def _path() -> str:
@@ -67,19 +112,16 @@ def _path() -> str:
 
 
 def load() -> None:
-    """Fill `re`'s cache from the file (once per process; quiet on any problem)."""
+    """Read the file (once per process; quiet on any problem). Does not import `re`."""
     if _state["loaded"]:
         return
     _state["loaded"] = True
     try:
-        if not _enabled():
+        if os.environ.get("TOKENJUICE_NO_CACHE"):
             return
-        import _sre  # type: ignore[import-not-found,unused-ignore]
         import atexit
         import marshal
 
-        cache = re._cache  # type: ignore[attr-defined]
-        room = max(0, int(getattr(re, "_MAXCACHE", 512)) - _RE_CACHE_SPARE - len(cache))
         path = _state["path"] = _path()
         atexit.register(save)
         try:
@@ -87,29 +129,34 @@ def load() -> None:
                 data = marshal.loads(f.read())
         except (OSError, EOFError, ValueError, TypeError):
             data = {}
-        if not isinstance(data, dict) or data.get("tag") != _tag():
-            data = {}  # another build's file under the same name, or an older layout
-        entries = data.get("re", [])
-        facts = data.get("facts")
-        if isinstance(facts, dict):
-            _state["facts"] = facts
-        known: set[tuple[str, int]] = _state["known"]
-        kept = []
-        for pattern, flags, args in entries:
-            key = (str, pattern, flags)
-            kept.append((pattern, flags, args))
-            known.add((pattern, flags))
-            if key in cache or room <= 0:
-                continue
-            try:
-                cache[key] = _sre.compile(*args)
-            except Exception:  # noqa: BLE001 - a damaged entry is only a cache miss
-                continue
-            room -= 1
-        _state["entries"] = kept
-        _state["baseline"] = set(cache)
+        if not isinstance(data, dict) or data.get("tag") != _tag() or not isinstance(data.get("patterns"), dict):
+            data = {"patterns": {}}  # another build's file under the same name, or an older layout
+        _state["blobs"] = data["patterns"]
+        re = sys.modules.get("re")
+        cache = getattr(re, "_cache", None)
+        # The host program's patterns compiled before us are not ours to record.
+        _state["baseline"] = set(cache) if isinstance(cache, dict) else set()
+        _fill_re()
     except Exception:  # noqa: BLE001 - the cache must never cost a reduction
         _state["baseline"] = None
+        _state["blobs"] = {}
+
+
+def prime_re() -> None:
+    """Import `re` with the cached matchers in its cache (before argparse, whose
+    patterns and gettext's are in the file too)."""
+    load()
+    import re  # noqa: F401 - `_fill_re` finds it in sys.modules
+
+    _fill_re()
+
+
+def code(pattern: str, flags: int) -> tuple[Any, ...] | None:
+    """What `_sre.compile` takes to build this pattern, if an earlier run recorded it."""
+    if not _state["loaded"]:
+        load()
+    got: tuple[Any, ...] | None = _entry(pattern, flags).get("code")
+    return got
 
 
 def fact(kind: str, pattern: str, flags: int, compute: Callable[[str, int], Any]) -> Any:
@@ -118,20 +165,23 @@ def fact(kind: str, pattern: str, flags: int, compute: Callable[[str, int], Any]
     parsing it costs more than matching a small output. The value must be plain data
     (marshal); without the cache it is computed every time."""
     flags = int(flags)  # a `re.RegexFlag` is an int subclass, which marshal refuses
-    key = (kind, pattern, flags)
-    facts: dict[tuple[str, str, int], Any] = _state["facts"]
-    got = facts.get(key, _MISSING)
+    if not _state["loaded"]:
+        load()
+    entry = _entry(pattern, flags)
+    got = entry.get(kind, _MISSING)
     if got is _MISSING:
         got = compute(pattern, flags)
-        if _state["baseline"] is not None and len(facts) < MAX_FACTS and _plain(got):
-            facts[key] = got
-            _state["new_facts"] = True
+        if _state["baseline"] is not None and kind != "code" and _plain(got):
+            entry[kind] = got
+            _state["dirty"].add((pattern, flags))
     return got
 
 
 def known(kind: str, pattern: str, flags: int) -> Any:
     """The remembered value of a fact, or `MISSING` (then ask whoever computes it)."""
-    return _state["facts"].get((kind, pattern, int(flags)), _MISSING)
+    if not _state["loaded"]:
+        load()
+    return _entry(pattern, int(flags)).get(kind, _MISSING)
 
 
 MISSING = _MISSING
@@ -149,32 +199,43 @@ def _plain(value: Any) -> bool:
 
 
 def save() -> None:
-    """Record the patterns compiled since `load()` that the file does not have yet."""
+    """Record what this process learned that the file does not hold yet: the code of
+    patterns `re` compiled, and new facts."""
     baseline = _state["baseline"]
     if baseline is None:
         return
     try:
-        cache = re._cache  # type: ignore[attr-defined]
-        known: set[tuple[str, int]] = _state["known"]
-        new = [
-            k
-            for k in list(cache)
-            if k not in baseline
-            and len(k) == 3
-            and k[0] is str
-            and isinstance(k[2], int)
-            and (k[1], k[2]) not in known
-            and not k[2] & re.DEBUG
-        ]
-        recorded = [(k[1], k[2], args) for k in new if (args := _record(k[1], k[2], cache[k])) is not None]
-        if not recorded and not _state["new_facts"]:
+        re = sys.modules.get("re")  # not imported: nothing was compiled but from the file
+        cache = getattr(re, "_cache", None) if re is not None else {}
+        if not isinstance(cache, dict):
             return
-        entries = (_state["entries"] + recorded)[-MAX_ENTRIES:]
-        _write(entries, _state["facts"])
-        _state["entries"] = entries
-        _state["new_facts"] = False
-        known.update((p, f) for p, f, _ in recorded)
-        baseline.update(new)
+        dirty: set[tuple[str, int]] = _state["dirty"]
+        for k in list(cache):
+            if (
+                k in baseline or len(k) != 3 or k[0] is not str or not isinstance(k[2], int) or k[2] & 128  # re.DEBUG
+            ):
+                continue
+            entry = _entry(k[1], k[2])
+            if "code" in entry:
+                continue
+            args = _record(k[1], k[2], cache[k])
+            if args is not None:
+                entry["code"] = args
+                dirty.add((k[1], k[2]))
+        baseline.update(cache)
+        if not dirty:
+            return
+        import marshal
+
+        blobs = dict(_state["blobs"])
+        for key in sorted(dirty):  # the same file whatever the hash seed
+            blobs.pop(key, None)
+            blobs[key] = marshal.dumps(_state["entries"][key])
+        for key in list(blobs)[: max(0, len(blobs) - MAX_PATTERNS)]:
+            del blobs[key]
+        _write(blobs)
+        _state["blobs"] = blobs
+        dirty.clear()
     except Exception:  # noqa: BLE001 - the cache must never cost a reduction
         return
 
@@ -224,11 +285,11 @@ def _record(pattern: str, flags: int, compiled: re.Pattern[str]) -> tuple[Any, .
     return args if same else None
 
 
-def _write(entries: list[tuple[str, int, tuple[Any, ...]]], facts: dict[tuple[str, str, int], Any]) -> None:
+def _write(blobs: dict[tuple[str, int], bytes]) -> None:
     import marshal
 
     from tokenjuice._fs import write_atomic
 
     path: str = _state["path"]
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    write_atomic(path, marshal.dumps({"tag": _tag(), "re": entries, "facts": facts}), 0o600)
+    write_atomic(path, marshal.dumps({"tag": _tag(), "patterns": blobs}), 0o600)

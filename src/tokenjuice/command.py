@@ -678,7 +678,7 @@ class CommandInfo:
     @property
     def text(self) -> str:
         """The effective command as a shell-quoted string."""
-        return " ".join(map(_shell_quote, self.argv))
+        return " ".join(map(shell_quote, self.argv))
 
     def program_aliases(self) -> tuple[str, ...]:
         """Names `argv0` matching accepts: `python3.11` also answers to `python3` and `python`."""
@@ -1009,7 +1009,7 @@ def _unwrap_package_script(
         info.steps.append(f"`{name} run {script}`: script body unknown")
         return None
     info.steps.append(f"`{name} run {script}` → `{body[:60]}`")
-    full = body + ("" if not extra else " " + " ".join(_shell_quote(e) for e in extra))
+    full = body + ("" if not extra else " " + " ".join(shell_quote(e) for e in extra))
     _analyze_shell(full, info, cwd, depth + 1)
     return ""
 
@@ -1019,7 +1019,7 @@ def _unwrap_package_script(
 _SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
 
 
-def _shell_quote(s: str) -> str:
+def shell_quote(s: str) -> str:
     """`shlex.quote`: the word as the shell reads it back."""
     if not s:
         return "''"

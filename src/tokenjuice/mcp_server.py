@@ -14,7 +14,6 @@ Start it with `tokenjuice mcp` or `python -m tokenjuice.mcp_server`.
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 from collections import deque
@@ -40,6 +39,7 @@ from mcp.types import (
 )
 
 from tokenjuice import _log
+from tokenjuice import _re as re
 from tokenjuice.redact import default_redactor
 from tokenjuice.runtime import (
     InterceptorContext,

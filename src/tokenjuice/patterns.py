@@ -14,9 +14,8 @@ with a warning and treated as not matching. Safe patterns use `re` directly.
 
 from __future__ import annotations
 
-import re
-
 from tokenjuice import _log, _recache
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ prefilters on other text.
 
 from __future__ import annotations
 
-import re
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -438,6 +438,6 @@ def _stdin_is_tty() -> bool:
 
 
 def _join(argv: Sequence[str]) -> str:
-    import shlex
+    from tokenjuice.command import shell_quote  # `shlex.join`, without importing `re`
 
-    return shlex.join(argv)
+    return " ".join(map(shell_quote, argv))

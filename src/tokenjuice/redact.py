@@ -25,11 +25,12 @@ Configuration (`$XDG_CONFIG_HOME/tokenjuice/config.toml`):
 
 from __future__ import annotations
 
-import operator
-import re
-from bisect import bisect_left
+import _operator as operator  # `operator` re-exports it, at a cost
+from _bisect import bisect_left
+from _operator import itemgetter
 from itertools import compress, repeat
-from operator import itemgetter
+
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

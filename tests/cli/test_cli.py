@@ -284,8 +284,9 @@ def test_wrap_without_a_terminal_logs_warnings_instead_of_printing_them(tmp_path
 
 
 def test_hook_call_is_read_without_argparse_and_answers_the_same(tmp_path: Path) -> None:
-    """`tokenjuice hook HOST` (what installed hooks run on every tool call) skips
-    argparse; the parsed path (here with `-v`) gives the same answer."""
+    """`tokenjuice hook HOST` (what installed hooks run on every tool call) imports
+    neither argparse nor the json package nor `re` once the regex cache is warm, and
+    answers as the same call read by argparse does."""
     payload = json.dumps(
         {
             "session_id": "s",
@@ -296,23 +297,31 @@ def test_hook_call_is_read_without_argparse_and_answers_the_same(tmp_path: Path)
             "permission_mode": "bypassPermissions",
         }
     ).encode()
-    probe = "import sys, runpy; runpy.run_module('tokenjuice', run_name='__main__')"
-    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-    fast = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", probe, "hook", "claude-code"],
-        input=payload,
-        capture_output=True,
-        env=env,
-        timeout=60,
+    probe = "import sys\nfrom tokenjuice.cli.main import cli\ncli()\n"  # the installed script
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", "TOKENJUICE_HOME": str(tmp_path / "home")}
+    env.pop("TOKENJUICE_NO_CACHE", None)
+    for _ in range(2):  # the first call fills the regex cache
+        fast = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", probe, "hook", "claude-code"],
+            input=payload,
+            capture_output=True,
+            env=env,
+            timeout=60,
+        )
+    forced = (
+        "import sys\nfrom tokenjuice.cli import _fastargs, main\n"
+        "_fastargs.parse = lambda argv: None\nsys.exit(main.main(sys.argv[1:]))\n"
     )
-    parsed = subprocess.run([*TJ, "-v", "hook", "claude-code"], input=payload, capture_output=True, timeout=60)
+    parsed = subprocess.run(
+        [sys.executable, "-c", forced, "hook", "claude-code"], input=payload, capture_output=True, env=env, timeout=60
+    )
     assert fast.returncode == parsed.returncode == 0
     answer = json.loads(fast.stdout)
     assert answer == json.loads(parsed.stdout)
     assert "wrap -- git status" in answer["hookSpecificOutput"]["updatedInput"]["command"]
     imported = {line.rsplit("|", 1)[-1].strip() for line in fast.stderr.decode().splitlines() if "|" in line}
     assert "tokenjuice.cli.commands.hook" in imported
-    assert "argparse" not in imported
+    assert not imported & {"argparse", "json", "re"}
 
 
 @pytest.mark.parametrize("closed", [">&-", "2>&-"])

@@ -1,7 +1,7 @@
 """The argument parser: argparse and what tokenjuice changes about it.
 
-Imported only by commands that parse arguments: `tokenjuice hook HOST`, which installed
-hooks run on every tool call, is read without it (see `main._hook_args`).
+Imported only when `_fastargs` cannot read the arguments: the usual forms of `wrap`,
+`reduce` and `hook`, which run on every tool call, are read without it.
 """
 
 from __future__ import annotations

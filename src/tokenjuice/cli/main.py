@@ -8,17 +8,11 @@ from __future__ import annotations
 
 import sys
 
-from tokenjuice import _recache
-
-# Before argparse (`cli._parser`): it and the gettext and locale modules it imports
-# compile patterns of their own, about 3 ms a process that the regex cache saves.
-_recache.load()
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import ModuleType
-    from typing import Any, NoReturn
+    from typing import NoReturn
 
 # name → (module, one-line help). Order is the order `--help` lists them in.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -69,20 +63,6 @@ def _command_name(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _hook_args(args: list[str]) -> Any:
-    """`tokenjuice hook HOST`, as installed hooks run it on every tool call, without
-    argparse (a fifth of such a call's own work); anything else, None."""
-    if len(args) != 2 or args[0] != "hook":
-        return None
-    from tokenjuice.hosts import names
-
-    if args[1] not in names():
-        return None  # argparse says what the choices are
-    from types import SimpleNamespace
-
-    return SimpleNamespace(subcommand_name="hook", host=args[1], verbose=False)
-
-
 def _isatty(stream: object) -> bool:
     try:
         return bool(stream.isatty())  # type: ignore[attr-defined]
@@ -92,8 +72,15 @@ def _isatty(stream: object) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    args = _hook_args(args_list)
+    from tokenjuice.cli import _fastargs
+
+    args = _fastargs.parse(args_list)
     if args is None:
+        from tokenjuice import _recache
+
+        # Before argparse: it and the gettext and locale modules it imports compile
+        # patterns of their own, about 3 ms a process that the regex cache saves.
+        _recache.prime_re()
         from tokenjuice.cli._parser import build_parser
 
         parser = build_parser(only=_command_name(args_list))

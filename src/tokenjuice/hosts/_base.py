@@ -8,9 +8,9 @@ CLI keep hooks in the same JSON shape, so the editing lives here once.
 from __future__ import annotations
 
 import os
-import re
 import sys
 
+from tokenjuice import _re as re
 from tokenjuice.hosts import _settings
 
 TYPE_CHECKING = False
@@ -60,18 +60,18 @@ def tokenjuice_command() -> str:
     The script that is running (so `~/venv/bin/tokenjuice install …` installs that one),
     else the `tokenjuice` on PATH, else this interpreter with `-m tokenjuice`.
     """
-    import shlex
+    from tokenjuice.command import shell_quote
 
     argv0 = sys.argv[0] if sys.argv else ""
     base = os.path.basename(argv0)
     if base.startswith("tokenjuice") and os.path.isfile(argv0) and os.access(argv0, os.X_OK):
-        return shlex.quote(os.path.abspath(argv0))
+        return shell_quote(os.path.abspath(argv0))
     from tokenjuice._fs import which
 
     found = which("tokenjuice")
     if found:
-        return shlex.quote(found)
-    return f"{shlex.quote(sys.executable)} -m tokenjuice"
+        return shell_quote(found)
+    return f"{shell_quote(sys.executable)} -m tokenjuice"
 
 
 class Host:

@@ -40,8 +40,7 @@ def plan_for(command: str) -> Plan:
 
 def respond(host_name: str, raw: bytes) -> str:
     """The text to print for one payload ('' to let the tool call run unchanged)."""
-    import json
-
+    from tokenjuice import _jsonc as json
     from tokenjuice import hosts
 
     if not hosts.hooks_enabled():
@@ -60,4 +59,4 @@ def respond(host_name: str, raw: bytes) -> str:
     response = hosts.get(host_name).handle(payload)
     if response is None:
         return ""
-    return json.dumps(response, ensure_ascii=False)
+    return json.dumps(response)  # ensure_ascii=False

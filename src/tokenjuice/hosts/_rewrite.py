@@ -70,6 +70,7 @@ def plan(command: str, exe: str, *, shell: str = "bash") -> Plan:
         ShellSyntaxError,
         is_env_assignment,
         program_name,
+        shell_quote,
         tokenize,
     )
 
@@ -180,7 +181,6 @@ def plan(command: str, exe: str, *, shell: str = "bash") -> Plan:
         return _leave("output goes to a file")
 
     prefix, rest = command[:rest_start], command[rest_start:].rstrip()
-    import shlex
 
     programs = _programs(rest_tokens)
     if "tokenjuice" in programs:
@@ -193,18 +193,22 @@ def plan(command: str, exe: str, *, shell: str = "bash") -> Plan:
 
     plain = all(t.kind == WORD for t in rest_tokens) and all(_plain_word(command[t.start : t.end]) for t in rest_tokens)
     if plain:
-        try:
-            plain = shlex.split(rest) == [t.value for t in rest_tokens]
-        except ValueError:
-            plain = False
+        # A second reading: with no quote, escape or comment in it, the shell splits
+        # `rest` at these four characters (as `shlex.split` does) into the same words.
+        plain = _blank_split(rest) == [t.value for t in rest_tokens]
     if plain and not is_env_assignment(rest_tokens[0].value):
         wrapped = f"{exe} wrap -- {rest}"
     else:
-        wrapped = f"{exe} wrap -- {shell} -c {shlex.quote(rest)}"
+        wrapped = f"{exe} wrap -- {shell} -c {shell_quote(rest)}"
     return Plan(prefix + wrapped, "wrapped")
 
 
 _SHELL_SPECIAL = set("$`*?[]{}~!#&|;<>()\\\"'\n")
+
+
+def _blank_split(text: str) -> list[str]:
+    """Words between spaces, tabs, CRs and newlines (`shlex`'s whitespace)."""
+    return [w for w in text.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" ") if w]
 
 
 def _mask_heredocs(command: str) -> str:
@@ -215,7 +219,7 @@ def _mask_heredocs(command: str) -> str:
     """
     if "<<" not in command:
         return command
-    import re
+    from tokenjuice import _re as re
 
     heredoc = re.compile(r"""(?<!<)<<(?!<)(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z0-9_.-]+))""")
     lines = command.split("\n")

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 TYPE_CHECKING = False
@@ -23,6 +22,8 @@ class SettingsError(Exception):
 
 def load(path: str) -> tuple[dict[str, object], bool]:
     """The settings object and whether the file exists ({} for a missing or empty file)."""
+    from tokenjuice import _jsonc
+
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -33,8 +34,13 @@ def load(path: str) -> tuple[dict[str, object], bool]:
     if not text.strip():
         return {}, True
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        # Read on every hook call (permissions): without importing the json package.
+        data = _jsonc.loads(text)
+    except ValueError as exc:
+        import json
+
+        if not isinstance(exc, json.JSONDecodeError):
+            raise
         if _strip_comments(text) is not None:
             raise SettingsError(
                 f"{path} has comments, which rewriting it would lose; add the hook by hand "
@@ -48,6 +54,8 @@ def load(path: str) -> tuple[dict[str, object], bool]:
 
 def _strip_comments(text: str) -> object | None:
     """The JSON value if `text` is valid once // and /* */ comments are removed, else None."""
+    import json
+
     out: list[str] = []
     i, n = 0, len(text)
     in_str = False
@@ -84,6 +92,8 @@ def _strip_comments(text: str) -> object | None:
 
 def save(path: str, data: dict[str, object], *, existed: bool) -> str | None:
     """Write `data` as indented JSON; return the backup path when an old file was kept."""
+    import json
+
     backup = None
     mode = 0o644
     if existed:
@@ -115,6 +125,8 @@ def restore(path: str, data: dict[str, object]) -> str | None:
     user's own formatting returns); if there is no backup and `data` is empty, the file
     was ours alone and is deleted.
     """
+    import json
+
     backup = path + ".bak"
     try:
         with open(backup, "rb") as f:

@@ -283,7 +283,7 @@ def matches(pattern: str, seg: Segment) -> bool:
             return joined == prefix or joined.startswith(prefix + " ")
         return seg.argv[: len(words)] == words
     if "*" in pattern:
-        import re
+        from tokenjuice import _re as re
 
         body = re.escape(pattern).replace(r"\*", ".*")
         if pattern.endswith(" *"):

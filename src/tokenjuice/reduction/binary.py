@@ -34,7 +34,7 @@ def is_binary(text: str) -> bool:
     if len(sample) < 32:
         return False
     if _BAD is None:
-        import re
+        from tokenjuice import _re as re
 
         _BAD = re.compile("[\x00-\x06\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
     bad = _BAD.subn("", sample)[1]

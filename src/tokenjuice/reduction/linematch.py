@@ -10,9 +10,10 @@ without a prefilter. The answer is the same either way, only cheaper.
 
 from __future__ import annotations
 
-import operator
-import re
+import _operator as operator  # `operator` re-exports it, at a cost
 from itertools import compress, count, repeat
+
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from tokenjuice import _re as re
 
 # Patterns are compiled on first use (`re` keeps them): most outputs need none of them.
 # CSI (incl. 8-bit), OSC (hyperlinks, titles; BEL or ST terminated), DCS/SOS/PM/APC

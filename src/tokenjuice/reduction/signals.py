@@ -14,10 +14,11 @@ Patterns are compiled on first use.
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
+from _bisect import bisect_right
+from _operator import itemgetter
 from itertools import accumulate, repeat
-from operator import itemgetter
+
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -11,12 +11,15 @@ lines only far over budget — and renders the body with one marker per gap.
 
 from __future__ import annotations
 
-from collections import deque
 from itertools import compress, repeat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import deque
     from collections.abc import Iterable, Iterator
+else:
+    # `deque` is `_collections`' own; importing `collections` costs 8 M instructions.
+    from _collections import deque
 
 DEFAULT_MAX_CHARS = 12_000
 # Protected (signal) lines may use this multiple of the budget before they are trimmed;

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 from pathlib import Path
+
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

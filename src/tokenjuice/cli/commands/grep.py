@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
+from tokenjuice import _re as re
 from tokenjuice.cli.main import UserError
 
 

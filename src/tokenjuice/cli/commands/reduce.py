@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
-
 from tokenjuice.cli import _io
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

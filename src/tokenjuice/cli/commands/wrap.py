@@ -7,17 +7,18 @@ on `--timeout`).
 
 from __future__ import annotations
 
-import argparse
-
 from tokenjuice.cli import _io
 from tokenjuice.cli.main import UserError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    import argparse
+
     p.add_argument("--raw", action="store_true", help="print the output unreduced (exit code still stated)")
     p.add_argument("--tee", action="store_true", help="also show the raw output live on stderr")
     p.add_argument("--timeout", type=float, metavar="S", help="terminate the command after S seconds")

@@ -19,11 +19,11 @@ every message stays in the text.
 
 from __future__ import annotations
 
-import operator
-import re
+import _operator as operator  # `operator` re-exports it, at a cost
 from array import array
 from collections import Counter
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters._common import Builder
 
 TYPE_CHECKING = False

@@ -8,7 +8,7 @@ formatters.
 
 from __future__ import annotations
 
-import re
+from tokenjuice import _re as re
 
 _HEADER_RE = re.compile(
     r"^[A-Z][A-Z0-9_/-]*(?: [A-Z][A-Z0-9_/-]*)*(?: {2,}[A-Z][A-Z0-9_/()-]*(?: [A-Z][A-Z0-9_/-]*)*)+$"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters._common import Builder
 
 WRAP = 160

@@ -11,7 +11,7 @@ forms, hidden elements and Sphinx-style permalink anchors never reach the text.
 
 from __future__ import annotations
 
-import re
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

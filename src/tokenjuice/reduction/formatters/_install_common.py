@@ -6,8 +6,7 @@ names into a few lines, and shortening a long inline version list to its newest 
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters._common import Builder
 
 LIST_LINE_CHARS = 600  # a folded package list is split into lines of about this size

@@ -8,7 +8,8 @@ call failed.
 from __future__ import annotations
 
 import json
-import re
+
+from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

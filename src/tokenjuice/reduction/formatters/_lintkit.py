@@ -13,8 +13,7 @@ line stay, context lines go.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

@@ -11,8 +11,7 @@ Lines of another shape (notes, errors) stay as they are.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._install_common import wrap_items

@@ -10,8 +10,7 @@ shows sizes, its total size. The first and last entries stay as samples; rsync's
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

@@ -11,8 +11,7 @@ places is listed once with every location.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._lintkit import Findings
 

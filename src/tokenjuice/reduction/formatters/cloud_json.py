@@ -13,9 +13,9 @@ are named so the agent can ask for them with `--query`. Scalars outside the arra
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

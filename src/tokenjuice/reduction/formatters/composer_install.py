@@ -9,8 +9,7 @@ list per operation (`  - Installing (30): acme/a (1.0.0), acme/b (1.1.0), …`);
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._install_common import wrap_items

@@ -10,8 +10,7 @@ line (header, flags, question, errors, small record sets) passes unchanged.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

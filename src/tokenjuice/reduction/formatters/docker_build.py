@@ -14,8 +14,7 @@ intermediate container`/layer-id lines go, the failing step keeps its last lines
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction import signals
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder

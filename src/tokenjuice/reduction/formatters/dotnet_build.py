@@ -11,8 +11,7 @@ the MSBuild banner and `Time Elapsed` go; `Project -> bin/…/Project.dll` outpu
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._compiler_diag import Collector, emit

@@ -8,8 +8,7 @@ and the fixable hint stay; crash reports and config errors keep their own lines.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

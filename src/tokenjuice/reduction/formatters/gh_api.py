@@ -19,9 +19,9 @@ error line from gh, `--paginate` pages, `--jq` results) is pruned line by line.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

@@ -16,8 +16,7 @@ Lines that are not table rows (errors such as "gh auth login") stay as they are.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

@@ -20,8 +20,8 @@ summary). Output that is not blame (errors) is kept as it is.
 from __future__ import annotations
 
 import datetime as _dt
-import re
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

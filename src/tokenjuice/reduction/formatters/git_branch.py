@@ -13,8 +13,7 @@ gone keep their line and the rest are grouped by tracking state. Error lines sta
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._git_lines import pack

@@ -9,8 +9,7 @@ keeps the head, the tail and every error line of a failing run.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._git_lines import Outcome

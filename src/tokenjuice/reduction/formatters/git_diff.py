@@ -14,8 +14,7 @@ output cannot be told apart once colours are stripped, so its hunks are kept who
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

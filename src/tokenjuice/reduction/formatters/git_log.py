@@ -8,8 +8,7 @@ kept). `--oneline` and `--graph` output keep one line per commit.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters.git_diff import STAT_RE, STAT_SUMMARY_RE

@@ -16,8 +16,7 @@ tag (a tree listing, a blob, an error) is passed through whole: it is a file rea
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters.git_diff import DiffStats, emit_diff, word_mode

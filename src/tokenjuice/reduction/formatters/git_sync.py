@@ -18,8 +18,7 @@ name the paths that matter). `branch 'x' set up to track 'origin/x'` lines are g
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._git_lines import Outcome, pack

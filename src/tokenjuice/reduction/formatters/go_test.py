@@ -10,8 +10,7 @@ package that does not build stay. The package verdicts become the facts line.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters.testrun_common import Run, is_vendor

@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 import json
-import re
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

@@ -14,8 +14,7 @@ explanations go. `Note:` lines and the `N errors` / `N warnings` counts stay.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit, is_error

@@ -11,8 +11,7 @@ The "Summary of all failing tests" repeats blocks already shown: they go. `Tests
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, js_frame_useful

@@ -10,9 +10,9 @@ reason). Tables with no status-like column, and short tables, pass unchanged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._devops_tables import Table, find_tables, realign

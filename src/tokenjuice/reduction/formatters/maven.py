@@ -15,8 +15,7 @@ reactor summary (dot leaders removed), the `-rf :module` resume hint, BUILD SUCC
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit

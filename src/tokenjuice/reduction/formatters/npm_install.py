@@ -9,8 +9,7 @@ errors. Dropped: `--verbose`/`--loglevel` chatter (`npm http`, `npm verbose`,
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._install_common import ERRORISH_RE

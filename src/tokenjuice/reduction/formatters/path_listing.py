@@ -20,9 +20,9 @@ sections) or `tree`.
 
 from __future__ import annotations
 
-import re
 from itertools import compress, repeat
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.linematch import containing

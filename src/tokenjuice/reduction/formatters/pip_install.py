@@ -12,8 +12,7 @@ Error lines stay whole, even a `(from versions: …)` list kilobytes long.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._install_common import (

@@ -12,8 +12,7 @@ facts line.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters.testrun_common import Run, js_frame_useful

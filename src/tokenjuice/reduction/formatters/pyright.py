@@ -8,8 +8,7 @@ stay, long ones keep their first and last lines. Update nags go; the summary sta
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

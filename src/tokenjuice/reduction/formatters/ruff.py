@@ -14,8 +14,7 @@ way without their diff; `ruff format --diff` keeps every changed line, no contex
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._lintkit import DiffFolder, Findings, looks_like_diff
 

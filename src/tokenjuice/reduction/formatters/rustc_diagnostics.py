@@ -19,9 +19,9 @@ once with all their locations. `--message-format=short` lines are grouped the sa
 
 from __future__ import annotations
 
-import re
 from array import array
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
 from tokenjuice.reduction.formatters._common import Builder, matches_by_line
 from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, Plain, emit, is_error

@@ -11,9 +11,9 @@ records stay for context.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 
+from tokenjuice import _re as re
 from tokenjuice.reduction import signals
 from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
 from tokenjuice.reduction.formatters._common import Builder, matches_by_line

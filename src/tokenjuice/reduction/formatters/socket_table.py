@@ -8,8 +8,7 @@ one count line. Lines that are not socket rows (headers, unix sockets, notes) st
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

@@ -6,8 +6,7 @@ per problem without the table padding; the `✖ N problems` summary stays.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters.eslint import stylish
 

@@ -19,8 +19,7 @@ Diagnostics (the `╷ │ Error: … ╵` boxes) are kept whole.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

@@ -8,8 +8,7 @@ agent never edits) from frames in the project.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters._common import Builder
 
 TYPE_CHECKING = False

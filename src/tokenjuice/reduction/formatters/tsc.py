@@ -12,8 +12,7 @@ markers go; identical messages are listed once with all their locations. The
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, emit, is_error

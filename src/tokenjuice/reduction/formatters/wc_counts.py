@@ -8,9 +8,9 @@ are and what they add up to. `wc: x: No such file or directory` errors stay.
 
 from __future__ import annotations
 
-import re
 from operator import itemgetter
 
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 

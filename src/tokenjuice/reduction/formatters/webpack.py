@@ -11,8 +11,7 @@ emitted) stay, as does `webpack 5.x compiled with 3 errors in 740 ms`.
 
 from __future__ import annotations
 
-import re
-
+from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 
