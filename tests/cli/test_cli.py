@@ -82,6 +82,16 @@ def test_reduce_json_protocol_direct_and_envelope() -> None:
     assert raw["mode"] == "raw"
 
 
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-32"])
+def test_reduce_json_reads_the_encodings_json_reads(encoding: str) -> None:
+    fx = load("git-status", "git-status-long")
+    payload = json.dumps({"command": fx["command"], "stdout": fx["stdout"], "exitCode": 0}, ensure_ascii=False)
+    plain = json.loads(tj("reduce-json", stdin=payload.encode("utf-8")).stdout)
+    p = tj("reduce-json", stdin=payload.encode(encoding))
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["inlineText"] == plain["inlineText"]
+
+
 @pytest.mark.parametrize(
     ("args", "stdin", "fragment"),
     [

@@ -3,6 +3,7 @@ and anything unusual is left to argparse."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -46,6 +47,8 @@ def _argparse(argv: list[str]) -> dict[str, object] | None:
         ["reduce", "--exit-code", "+3", "--max-chars", "1_000"],
         ["hook", "claude-code"],
         ["-v", "hook", "codex"],
+        ["reduce-json"],
+        ["reduce-json", "--pretty", "payload.json"],
     ],
 )
 def test_the_usual_forms_read_as_argparse_reads_them(argv: list[str]) -> None:
@@ -68,6 +71,7 @@ def test_the_usual_forms_read_as_argparse_reads_them(argv: list[str]) -> None:
         ["reduce", "--exit-code", "-1"],
         ["reduce", "--command", "--raw"],
         ["reduce", "--bogus"],
+        ["reduce-json", "a.json", "b.json"],
         ["hook"],
         ["hook", "no-such-host"],
         ["hook", "claude-code", "extra"],
@@ -86,7 +90,7 @@ WORDS = st.sampled_from(
 )  # fmt: skip
 
 
-@given(st.sampled_from(["wrap", "reduce"]), st.lists(WORDS, max_size=7))
+@given(st.sampled_from(["wrap", "reduce", "reduce-json"]), st.lists(WORDS | st.just("--pretty"), max_size=7))
 def test_whenever_it_answers_argparse_agrees(name: str, rest: list[str]) -> None:
     argv = [name, *rest]
     fast = _fastargs.parse(argv)
@@ -97,6 +101,8 @@ def test_whenever_it_answers_argparse_agrees(name: str, rest: list[str]) -> None
 def test_wrap_and_reduce_calls_import_neither_argparse_nor_re(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     out.write_text("".join(f"tests/test_m.py::test_{i} PASSED\n" for i in range(50)) + "50 passed in 0.1s\n")
+    payload = tmp_path / "payload.json"
+    payload.write_text(json.dumps({"command": "pytest -v", "stdout": out.read_text(), "exitCode": 0}))
     probe = (
         "import sys\nfrom tokenjuice.cli.main import main\ncode = main(sys.argv[1:])\n"
         "from tokenjuice import _recache\n_recache.save()\n"
@@ -104,12 +110,18 @@ def test_wrap_and_reduce_calls_import_neither_argparse_nor_re(tmp_path: Path) ->
     )
     env = {**os.environ, "TOKENJUICE_HOME": str(tmp_path / "home"), "TOKENJUICE_TOKENIZER": "estimate"}
     env.pop("TOKENJUICE_NO_CACHE", None)
-    for args in (["reduce", "--command", "pytest -v", str(out)], ["wrap", "--", "cat", str(out)]):
+    calls = (
+        ["reduce", "--command", "pytest -v", str(out)],
+        ["wrap", "--", "cat", str(out)],
+        ["reduce-json", str(payload)],
+    )
+    for args in calls:
         runs = [
             subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True, timeout=60)
             for _ in range(2)
         ]
         assert runs[1].returncode == 0, runs[1].stderr
         assert runs[1].stderr.endswith("[]"), (args, runs[1].stderr)
-        assert "50 passed" in runs[1].stdout
-        assert runs[0].stdout == runs[1].stdout
+        texts = [json.loads(r.stdout)["inlineText"] if args[0] == "reduce-json" else r.stdout for r in runs]
+        assert "50 passed" in texts[1]
+        assert texts[0] == texts[1]

@@ -1,6 +1,6 @@
 """The per-call commands' arguments in their usual forms, read without argparse.
 
-`wrap`, `reduce` and `hook` run on every tool call, and importing argparse (with
+`wrap`, `reduce`, `reduce-json` and `hook` run on every tool call, and importing argparse (with
 gettext and `re`) costs such a process more than reducing a small output. For the forms
 those calls use (known options, each value in the token after it, then the command or
 the file), `parse` returns what argparse would; for anything else (help, an unknown or
@@ -56,6 +56,7 @@ _OPTIONS: dict[str, _Spec] = {
         "--json": ("json", None),
         **_BUDGET,
     },
+    "reduce-json": {"--pretty": ("pretty", None)},
 }
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "wrap": {
@@ -79,6 +80,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "json": False,
         **_BUDGET_DEFAULTS,
     },
+    "reduce-json": {"file": None, "pretty": False},
 }
 
 
@@ -153,7 +155,7 @@ def _options(name: str, rest: list[str]) -> dict[str, Any] | None:
             return out
         positional.append(token)
         i += 1
-    if name == "reduce":
+    if name != "wrap":
         if len(positional) > 1:
             return None
         if positional:

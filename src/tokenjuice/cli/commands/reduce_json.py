@@ -7,11 +7,13 @@ Reads `{toolName, command, argv, cwd, stdout, stderr, combinedText, exitCode, â€
 
 from __future__ import annotations
 
-import argparse
-import json
-
 from tokenjuice.cli import _io
 from tokenjuice.cli.main import UserError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
     data = _io.read_bytes(args.file)
     try:
-        payload = json.loads(data)
+        payload = _loads(data)
     except UnicodeDecodeError:
         raise UserError("payload is not UTF-8 JSON") from None
     except ValueError as exc:
@@ -42,6 +44,30 @@ def run(args: argparse.Namespace) -> int:
         density_threshold=opts.get("densityThreshold"),
     )
     red = reducer.reduce_run(req.run, bypass=bool(opts.get("raw")), classifier=opts.get("classifier"))
-    out = json.dumps(red.to_dict(), ensure_ascii=False, indent=2 if args.pretty else None)
+    if args.pretty:
+        import json
+
+        out = json.dumps(red.to_dict(), ensure_ascii=False, indent=2)
+    else:
+        from tokenjuice import _jsonc
+
+        out = _jsonc.dumps(red.to_dict())
     _io.write_text(out)
     return 0
+
+
+def _loads(data: bytes) -> Any:
+    """`json.loads(data)`; UTF-8 without a byte-order mark (what callers send) is read
+    without importing the json package."""
+    if not data.startswith(b"\xef\xbb\xbf"):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            from tokenjuice import _jsonc
+
+            return _jsonc.loads(text)
+    import json  # other encodings json detects (UTF-16, UTF-32, a BOM), and its errors
+
+    return json.loads(data)
