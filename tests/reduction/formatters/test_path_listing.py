@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 
 from tests.helpers import lost, reduce_fixture
+from tokenjuice.reduction.engine import Reducer
+from tokenjuice.reduction.formatters import path_listing
 
 
 @pytest.mark.parametrize(
@@ -89,3 +93,45 @@ def test_files_right_under_the_root_keep_their_whole_names() -> None:
     assert red.rule_id == "files/find"
     words = set(red.text.replace("/ (", " ").split())
     assert {".dockerenv", "container_info.json", "pyenv-installer"} <= words, red.text
+
+
+def test_a_long_listing_keeps_what_only_the_long_format_shows() -> None:
+    """Rare modes with their entries, link targets and the largest files: the names
+    alone would not tell the agent that a key is private or where `current` points."""
+    fx, red = reduce_fixture("ls", "ls-la-mixed-metadata")
+    assert not lost(fx, red.text)
+    lines = red.text.splitlines()
+    modes = next(ln for ln in lines if ln.startswith("modes: "))
+    assert modes.startswith("modes: -rw-r--r-- 50 · ")  # the common mode counted, not named
+    assert "-rw------- signing.key" in modes
+    assert any(ln.startswith("owners: root:root (all ") for ln in lines)
+    assert red.reduced_chars < red.raw_chars * 0.5
+
+
+def _ls(tmp_path: Path, *flags: str) -> str:
+    top = tmp_path / "t"
+    (top / "a").mkdir(parents=True)
+    for i in range(30):
+        (top / "a" / f"f{i:02d}.log").write_text("x" * (i + 1) * 1000)
+    (top / "b").mkdir()
+    for i in range(20):
+        (top / "b" / f"g{i:02d}.txt").write_text("y")
+    run = subprocess.run(["ls", *flags, "t"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    return run.stdout
+
+
+def test_human_sizes_and_sections_of_ls_lR(tmp_path: Path) -> None:
+    text = _ls(tmp_path, "-lhR")
+    red = Reducer(user_rules=False, project_rules=False).reduce(text, command="ls -lhR t")
+    largest = next(ln for ln in red.text.splitlines() if ln.startswith("largest: "))
+    # `-h` sizes ranked by what they mean: 30K, 29K, 28K, ... with the section's path.
+    assert largest.startswith("largest: t/a/f29.log 30K · t/a/f28.log 29K · t/a/f27.log 28K"), largest
+    modes = next(ln for ln in red.text.splitlines() if ln.startswith("modes: "))
+    assert re.search(r"-rw-r--r-- 50\b", modes), modes
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"), [("12070", 12070), ("4.0K", 4096), ("1,5M", 1.5 * 1024**2), ("8, 1", None)]
+)
+def test_size_column_in_bytes(size: str, expected: float | None) -> None:
+    assert path_listing._bytes(size) == expected

@@ -27,6 +27,10 @@ from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.linematch import containing
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 SMALL_LINES = 40
 SMALL_CHARS = 2500
 TARGET_CHARS = 3000
@@ -34,6 +38,11 @@ TARGET_RATIO = 0.25
 INLINE_NAMES = 6
 WRAP_CHARS = 200
 TOP_EXTENSIONS = 4
+# `ls -l` summary lines: a value held by at most this many entries names them.
+RARE_NAMES = 3
+SHOWN_VALUES = 8
+TOP_SIZES = 5
+SHOWN_LINKS = 10
 
 ERROR_RE = re.compile(
     r"^(?:find|fd|fdfind|ls|tree|git|rg|du|fatal|error)(?:\[\d+\])?: |Permission denied|No such file or directory|"
@@ -49,8 +58,9 @@ _ERROR_LITERALS = (
     "Input/output error",
     "Too many levels of symbolic links",
 )
+# Groups: type, owner, group, size, name (with ` -> target` for a link).
 LS_LONG_RE = re.compile(
-    r"^([-dlcbpsD?])[-rwxsStTlL?]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(\S+(?:,\s*\d+)?)\s+"
+    r"^([-dlcbpsD?])[-rwxsStTlL?]{9}[.+@]?\s+\d+\s+(\S+)\s+(\S+)\s+(\S+(?:,\s*\d+)?)\s+"
     r"(?:\w{3}\s+\d{1,2}\s+(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d(?:\.\d+)?)?(?: [+-]\d{4})?)?)"
     r" (.+)$"
 )
@@ -89,13 +99,15 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.keep(i, protect=bool(ERROR_RE.search(lines[i])))
         return b.build(final=True)
     mode = fi.options.get("input", "paths")
+    long: _Long | None = None
     errors: list[int] = []
     other: list[int] = []
     summary: list[int] = []
     if mode == "tree":
         entries = _parse_tree(lines, errors, other, summary)
     elif mode == "ls":
-        entries = _parse_ls(lines, errors, other)
+        long = _Long()
+        entries = _parse_ls(lines, errors, other, long)
     else:
         entries = _parse_paths(lines, errors, other)
     if not entries:
@@ -113,6 +125,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     if rendered is None:
         rendered = tree.render_summary(target)
     b.add(tree.header(counts=not summary))
+    if long is not None and long.modes:
+        for text in long.lines():
+            b.add(text)
     for text, w in rendered:
         b.add(text)
         b.weights[-1] = w
@@ -152,7 +167,7 @@ def _ls_long(line: str) -> re.Match[str] | None:
     return None
 
 
-def _parse_ls(lines: list[str], errors: list[int], other: list[int]) -> list[Entry]:
+def _parse_ls(lines: list[str], errors: list[int], other: list[int], long: _Long | None = None) -> list[Entry]:
     out = []
     section = ""
     sections = sum(1 for ln in compress(lines, map(str.endswith, lines, repeat(":"))) if not _ls_long(ln))
@@ -174,16 +189,94 @@ def _parse_ls(lines: list[str], errors: list[int], other: list[int]) -> list[Ent
             continue
         is_dir = False
         name = line
+        kind, owner, group, size = "", "", "", ""
         if m:
-            is_dir = m.group(1) == "d"
-            name = m.group(3)
-            if m.group(1) == "l" and " -> " in name:
-                name = name.split(" -> ", 1)[0]
+            kind, owner, group, size, name = m.groups()
+            is_dir = kind == "d"
+        target = ""
+        if kind == "l" and " -> " in name:
+            name, target = name.split(" -> ", 1)
         if name in (".", ".."):
             out.append(Entry("", i, True, section))
             continue
-        out.append(Entry(f"{section}/{name}" if section else name, i, is_dir))
+        path = f"{section}/{name}" if section else name
+        out.append(Entry(path, i, is_dir))
+        if m and long is not None:
+            long.add(path, line[:10], f"{owner}:{group}", size if kind == "-" else "", target)
     return out
+
+
+class _Long:
+    """What `ls -l` says of the entries besides their names, for a few summary lines:
+    the modes and owners (the rare ones with the entries that have them), the largest
+    files and where links point. Bounded: names are held for rare values only."""
+
+    __slots__ = ("links", "modes", "n_links", "owners", "top")
+
+    def __init__(self) -> None:
+        self.modes: dict[str, list[Any]] = {}  # mode -> [count, first paths]
+        self.owners: dict[str, list[Any]] = {}
+        self.top: list[tuple[float, str, str]] = []  # the largest files: (bytes, size as shown, path)
+        self.links: list[str] = []
+        self.n_links = 0
+
+    def add(self, path: str, mode: str, owner: str, size: str, target: str) -> None:
+        for table, key in ((self.modes, mode), (self.owners, owner)):
+            got = table.get(key)
+            if got is None:
+                table[key] = [1, [path]]
+            else:
+                got[0] += 1
+                if got[0] <= RARE_NAMES:
+                    got[1].append(path)
+        if size:
+            n = _bytes(size)
+            top = self.top
+            if n is not None and (len(top) < TOP_SIZES or n > top[-1][0]) and all(t[2] != path for t in top):
+                top.append((n, size, path))
+                top.sort(key=lambda t: -t[0])  # stable: the first listed wins a tie
+                del top[TOP_SIZES:]
+        if target:
+            self.n_links += 1
+            if len(self.links) < SHOWN_LINKS:
+                self.links.append(f"{path} -> {target}")
+
+    def lines(self) -> list[str]:
+        out = [_counted("modes", self.modes), _counted("owners", self.owners)]
+        if self.top:
+            out.append("largest: " + " · ".join(f"{p} {s}" for _, s, p in self.top))
+        if self.links:
+            more = f" · … {self.n_links - len(self.links):,} more" if self.n_links > len(self.links) else ""
+            out.append("links: " + " · ".join(self.links) + more)
+        return out
+
+
+def _counted(label: str, table: dict[str, list[Any]]) -> str:
+    """`modes: -rw-r--r-- 250 · drwxr-xr-x 12 · -rw------- secret.key`: common values
+    counted, rare ones with their entries."""
+    ranked = sorted(table.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    if len(ranked) == 1:
+        key, (n, _) = ranked[0]
+        return f"{label}: {key} (all {n:,})"
+    parts = [
+        f"{key} {' '.join(names)}" if n <= RARE_NAMES else f"{key} {n:,}" for key, (n, names) in ranked[:SHOWN_VALUES]
+    ]
+    more = f" · … {len(ranked) - SHOWN_VALUES} more" if len(ranked) > SHOWN_VALUES else ""
+    return f"{label}: " + " · ".join(parts) + more
+
+
+_UNITS = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4, "P": 1024**5}
+
+
+def _bytes(size: str) -> float | None:
+    """ls's size column (`12070`, or `-h`'s `4.0K`, `1,5M`) in bytes; None if not one."""
+    if size.isdigit():
+        return int(size)
+    unit = _UNITS.get(size[-1:].upper())
+    try:
+        return float(size[:-1].replace(",", ".")) * unit if unit else None
+    except ValueError:
+        return None
 
 
 def _parse_tree(lines: list[str], errors: list[int], other: list[int], summary: list[int]) -> list[Entry]:
