@@ -78,13 +78,13 @@ def test_same_matches_on_any_text(pf: tuple[str, int], text: str) -> None:
 
 
 SCRIPT = """
-import re, sys
-from tokenjuice import _recache
+import sys
+from tokenjuice import _re, _recache
 _recache.load()
-cached = (str, sys.argv[1], 0) in re._cache
-re.compile(sys.argv[1])
+cached = _recache.code(sys.argv[1], 0) is not None
+rx = _re.compile(sys.argv[1])
 _recache.save()
-print(cached, bool(re.compile(sys.argv[1]).search("x-123-y")))
+print(cached, bool(rx.search("x-123-y")))
 """
 
 
@@ -226,3 +226,49 @@ def test_a_small_reduction_with_a_warm_cache_does_not_import_the_prefilter(tmp_p
         for _ in range(2)
     ]
     assert runs == ["True", "False"]
+
+
+HOST = """
+import re, sys
+from tokenjuice import _re, _recache
+re.compile(sys.argv[1] + "(?# the host's own)")
+_re.compile(sys.argv[1])
+_recache.save()
+"""
+
+
+def test_a_host_programs_own_patterns_are_not_recorded(tmp_path: Path) -> None:
+    """A library does not learn what its host compiles: only what it compiled itself."""
+    import marshal
+
+    e = {**os.environ, "TOKENJUICE_HOME": str(tmp_path)}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+    pattern = r"h-(\d+)(?# host test)"
+    subprocess.run([sys.executable, "-c", HOST, pattern], env=e, check=True)
+    (f,) = (tmp_path / "cache").glob("re-*.marshal")
+    data = marshal.loads(f.read_bytes())
+    assert (pattern, 0) in data["patterns"]
+    assert (pattern + "(?# the host's own)", 0) not in data["patterns"]
+
+
+def test_argparses_patterns_are_in_res_cache_before_argparse_runs(tmp_path: Path) -> None:
+    """A command read by argparse (here `explain`) records the patterns argparse and
+    gettext compile; the next such command finds them built in `re`'s cache."""
+    probe = (
+        "import sys\n"
+        "from tokenjuice import _recache\n"
+        "_recache.prime_re()\n"
+        "import re\n"
+        "names = {p for p, _ in _recache._state['foreign']}\n"
+        "print(len(names), sum(1 for k in re._cache if k[1] in names))\n"
+    )
+    e = {**os.environ, "TOKENJUICE_HOME": str(tmp_path)}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+    before = subprocess.run([sys.executable, "-c", probe], env=e, capture_output=True, text=True, check=True)
+    assert before.stdout.split() == ["0", "0"]
+    for _ in range(2):
+        cmd = [sys.executable, "-m", "tokenjuice", "explain", "--command", "git status"]
+        subprocess.run(cmd, env=e, capture_output=True, check=True)
+    after = subprocess.run([sys.executable, "-c", probe], env=e, capture_output=True, text=True, check=True)
+    recorded, filled = map(int, after.stdout.split())
+    assert recorded > 0 and filled == recorded

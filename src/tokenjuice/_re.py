@@ -39,6 +39,8 @@ NOFLAG = 0
 
 _MAX = 1024
 _compiled: dict[tuple[str, int], Any] = {}
+# Patterns the cache did not have, compiled by `re`.
+fallbacks: set[tuple[str, int]] = set()
 
 
 def compile(pattern: str, flags: int = 0) -> Pattern[str]:  # noqa: A001 - `re`'s name
@@ -58,6 +60,7 @@ def compile(pattern: str, flags: int = 0) -> Pattern[str]:  # noqa: A001 - `re`'
             rx = None
     if rx is None:
         rx = _real().compile(pattern, flags)
+        fallbacks.add((pattern, int(flags)))  # for `_recache.save` to record
     elif "Pattern" not in globals():
         globals()["Pattern"] = type(rx)  # `isinstance(x, re.Pattern)` without `re`
     if len(_compiled) >= _MAX:

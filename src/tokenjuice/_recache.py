@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 MAX_PATTERNS = 1024
 # Leave room in `re`'s cache for the host program's own patterns.
 _RE_CACHE_SPARE = 128
+_MAX_FOREIGN = 128
 FORMAT = 2
 
 _state: dict[str, Any] = {
@@ -38,6 +39,7 @@ _state: dict[str, Any] = {
     "entries": {},  # the blobs read so far
     "dirty": set(),  # patterns learned something new about in this process
     "filled": False,
+    "foreign": [],  # patterns argparse and gettext compile with `re`, in the file's order
     "baseline": None,  # `re`'s cache keys that are not ours to record; None: cache off
     "path": None,
 }
@@ -66,11 +68,11 @@ def _entry(pattern: str, flags: int) -> dict[str, Any]:
 
 
 def _fill_re() -> None:
-    """Put the cached matchers into `re`'s own cache, so that `re.compile` of those
-    patterns (argparse's, a host program's) is a hit. Only when `re` is imported
-    already, or asked for (`prime_re`)."""
+    """Put the matchers of the patterns other modules compile with `re` (argparse's,
+    gettext's) into `re`'s own cache, so that their `re.compile` is a hit; once, when
+    asked (`prime_re`). Our own modules compile through `tokenjuice._re`."""
     re = sys.modules.get("re")
-    if re is None or _state["filled"] or not _state["blobs"]:
+    if re is None or _state["filled"]:
         return
     _state["filled"] = True
     cache = getattr(re, "_cache", None)
@@ -83,9 +85,7 @@ def _fill_re() -> None:
     import _sre  # type: ignore[import-not-found,unused-ignore]
 
     room = max(0, int(getattr(re, "_MAXCACHE", 512)) - _RE_CACHE_SPARE - len(cache))
-    for pattern, flags in reversed(list(_state["blobs"])):  # the most recent first
-        if room <= 0:
-            break
+    for pattern, flags in _state["foreign"][:room]:
         key = (str, pattern, flags)
         built = _entry(pattern, flags).get("code")
         if built is None or key in cache:
@@ -94,7 +94,6 @@ def _fill_re() -> None:
             cache[key] = _sre.compile(*built)
         except Exception:  # noqa: BLE001 - a damaged entry is only a cache miss
             continue
-        room -= 1
     _state["baseline"] = set(cache)
 
 
@@ -132,14 +131,17 @@ def load() -> None:
         if not isinstance(data, dict) or data.get("tag") != _tag() or not isinstance(data.get("patterns"), dict):
             data = {"patterns": {}}  # another build's file under the same name, or an older layout
         _state["blobs"] = data["patterns"]
+        foreign = data.get("foreign")
+        if isinstance(foreign, list):
+            _state["foreign"] = [tuple(k) for k in foreign if tuple(k) in _state["blobs"]]
         re = sys.modules.get("re")
         cache = getattr(re, "_cache", None)
-        # The host program's patterns compiled before us are not ours to record.
+        # What is in `re`'s cache before us (a host program's patterns) is not ours.
         _state["baseline"] = set(cache) if isinstance(cache, dict) else set()
-        _fill_re()
     except Exception:  # noqa: BLE001 - the cache must never cost a reduction
         _state["baseline"] = None
         _state["blobs"] = {}
+        _state["foreign"] = []
 
 
 def prime_re() -> None:
@@ -200,7 +202,8 @@ def _plain(value: Any) -> bool:
 
 def save() -> None:
     """Record what this process learned that the file does not hold yet: the code of
-    patterns `re` compiled, and new facts."""
+    the patterns `re` compiled for us (and, in a command that primed `re` for argparse,
+    argparse's; never a host program's own), and new facts."""
     baseline = _state["baseline"]
     if baseline is None:
         return
@@ -210,20 +213,28 @@ def save() -> None:
         if not isinstance(cache, dict):
             return
         dirty: set[tuple[str, int]] = _state["dirty"]
+        ours: set[tuple[str, int]] = getattr(sys.modules.get("tokenjuice._re"), "fallbacks", set())
+        foreign: list[tuple[str, int]] = _state["foreign"]
+        new_foreign = False
         for k in list(cache):
-            if (
-                k in baseline or len(k) != 3 or k[0] is not str or not isinstance(k[2], int) or k[2] & 128  # re.DEBUG
-            ):
+            if k in baseline or len(k) != 3 or k[0] is not str or not isinstance(k[2], int) or k[2] & 128:
+                continue  # 128: re.DEBUG
+            key = (k[1], k[2])
+            mine = key in ours
+            if not mine and not _state["filled"]:
                 continue
-            entry = _entry(k[1], k[2])
-            if "code" in entry:
-                continue
-            args = _record(k[1], k[2], cache[k])
-            if args is not None:
+            entry = _entry(*key)
+            if "code" not in entry:
+                args = _record(k[1], k[2], cache[k])
+                if args is None:
+                    continue
                 entry["code"] = args
-                dirty.add((k[1], k[2]))
+                dirty.add(key)
+            if not mine and key not in foreign:
+                foreign.append(key)
+                new_foreign = True
         baseline.update(cache)
-        if not dirty:
+        if not dirty and not new_foreign:
             return
         import marshal
 
@@ -233,7 +244,8 @@ def save() -> None:
             blobs[key] = marshal.dumps(_state["entries"][key])
         for key in list(blobs)[: max(0, len(blobs) - MAX_PATTERNS)]:
             del blobs[key]
-        _write(blobs)
+        foreign[:] = [k for k in foreign if k in blobs][-_MAX_FOREIGN:]
+        _write(blobs, foreign)
         _state["blobs"] = blobs
         dirty.clear()
     except Exception:  # noqa: BLE001 - the cache must never cost a reduction
@@ -285,11 +297,11 @@ def _record(pattern: str, flags: int, compiled: re.Pattern[str]) -> tuple[Any, .
     return args if same else None
 
 
-def _write(blobs: dict[tuple[str, int], bytes]) -> None:
+def _write(blobs: dict[tuple[str, int], bytes], foreign: list[tuple[str, int]]) -> None:
     import marshal
 
     from tokenjuice._fs import write_atomic
 
     path: str = _state["path"]
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    write_atomic(path, marshal.dumps({"tag": _tag(), "patterns": blobs}), 0o600)
+    write_atomic(path, marshal.dumps({"tag": _tag(), "patterns": blobs, "foreign": foreign}), 0o600)
