@@ -10,6 +10,14 @@ collapsed below the deepest level that fits:
     src/pkg/ (38: .py 36 · .typed 1 · .txt 1)
     src/pkg/vendor/ (120 in 14 subdirectories: .py 110 · .pem 10)
 
+A grouped `ls -l` listing also keeps, under the header, what only the long format
+shows: its modes and owners (those held by three entries or fewer with the entries),
+the five largest files and where links point:
+
+    modes: -rw-r--r-- 50 · lrwxrwxrwx config.yaml current · -rw------- signing.key
+    largest: index.parquet 179200 · snapshot.tar 46080 · …
+    links: config.yaml -> /srv/shared/config.yaml · current -> releases/v2.4.1
+
 Errors (`Permission denied`, `No such file or directory`, tree's `[error opening
 dir]`) are kept verbatim and first. Inventory listings carry no must-keep lines, so
 the names themselves may be summarised.
