@@ -293,23 +293,31 @@ def test_wrap_without_a_terminal_logs_warnings_instead_of_printing_them(tmp_path
     assert "warnings logged by wrap/hook: 1" in doc.stdout
 
 
-def test_hook_call_is_read_without_argparse_and_answers_the_same(tmp_path: Path) -> None:
+@pytest.mark.parametrize("allowed_by", ["bypassPermissions", "a permission rule"])
+def test_hook_call_is_read_without_argparse_and_answers_the_same(tmp_path: Path, allowed_by: str) -> None:
     """`tokenjuice hook HOST` (what installed hooks run on every tool call) imports
-    neither argparse nor the json package nor `re` once the regex cache is warm, and
-    answers as the same call read by argparse does."""
-    payload = json.dumps(
-        {
-            "session_id": "s",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": "git status"},
-            "cwd": str(tmp_path),
-            "permission_mode": "bypassPermissions",
-        }
-    ).encode()
+    neither argparse nor the json package nor `re` once the regex cache is warm, also
+    when it reads the user's permission rules, and answers as the same call read by
+    argparse does."""
+    call: dict[str, object] = {
+        "session_id": "s",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git status"},
+        "cwd": str(tmp_path),
+    }
+    if allowed_by == "bypassPermissions":
+        call["permission_mode"] = "bypassPermissions"
+    else:
+        (tmp_path / ".claude").mkdir()
+        rules = {"permissions": {"allow": ["Bash(git status:*)", "Bash(npm run *)"], "deny": ["Bash(rm:*)"]}}
+        (tmp_path / ".claude" / "settings.json").write_text(json.dumps(rules))
+    payload = json.dumps(call).encode()
     probe = "import sys\nfrom tokenjuice.cli.main import cli\ncli()\n"  # the installed script
     env = {**os.environ, "PYTHONWARNINGS": "ignore", "TOKENJUICE_HOME": str(tmp_path / "home")}
+    env.update(HOME=str(tmp_path / "user"), CLAUDE_CONFIG_DIR=str(tmp_path / "user" / ".claude"))
     env.pop("TOKENJUICE_NO_CACHE", None)
+    env.pop("CLAUDE_PROJECT_DIR", None)
     for _ in range(2):  # the first call fills the regex cache
         fast = subprocess.run(
             [sys.executable, "-X", "importtime", "-c", probe, "hook", "claude-code"],

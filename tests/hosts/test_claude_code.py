@@ -11,9 +11,12 @@ updatedInput}.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tokenjuice.hosts import claude_code
 from tokenjuice.hosts._settings import SettingsError
@@ -292,3 +295,35 @@ def test_status_reports_a_missing_program(host_home: Path) -> None:
     path.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [entry]}]}}))
     status = HOST.status()
     assert any("missing program" in p for p in status.problems)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "npm test",
+        "git  commit -m",
+        "pytest 'tests/a b'",
+        'echo "x y" z',
+        "a\\ b",
+        "it's",
+        "x 'y",
+        "ls #x",
+        "a;b",
+        "a|b c",
+    ],
+)
+def test_permission_prefix_words_are_shlexs(prefix: str) -> None:
+    try:
+        expected: list[str] | None = shlex.split(prefix)
+    except ValueError:
+        expected = None
+    assert claude_code._words(prefix) == expected
+
+
+@given(st.text(alphabet="ab -_./'\"\\*$=#;\t\n\x0b", max_size=20))
+def test_permission_prefix_words_are_shlexs_on_any_text(prefix: str) -> None:
+    try:
+        expected: list[str] | None = shlex.split(prefix)
+    except ValueError:
+        expected = None
+    assert claude_code._words(prefix) == expected

@@ -162,6 +162,22 @@ def decide(command: str, mode: str, project_dir: str | None, policy: str = "rule
     return None, "not pre-approved by a permission rule; Claude Code asks as usual"
 
 
+def _words(text: str) -> list[str] | None:
+    """`shlex.split(text)` (None where it fails). Without a quote or a backslash it is
+    the words between blanks: on every hook call, importing shlex (and `re`) would cost
+    more than the rest of the permission check."""
+    if not any(c in text for c in "\\'\""):
+        from tokenjuice.hosts._rewrite import _blank_split
+
+        return _blank_split(text)
+    import shlex
+
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return None
+
+
 class Segment:
     """One simple command of a command line: its words and its source text."""
 
@@ -274,12 +290,9 @@ def matches(pattern: str, seg: Segment) -> bool:
         return False
     joined = " ".join(seg.argv)
     if pattern.endswith(":*"):
-        import shlex
-
         prefix = pattern[:-2].strip()
-        try:
-            words = shlex.split(prefix)
-        except ValueError:
+        words = _words(prefix)
+        if words is None:
             return joined == prefix or joined.startswith(prefix + " ")
         return seg.argv[: len(words)] == words
     if "*" in pattern:
