@@ -6,7 +6,6 @@ finding a program on PATH as `shutil.which` does, without `shutil`'s import.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 
@@ -35,8 +34,10 @@ def write_atomic(path: str, data: bytes, mode: int | None = None) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib is an import the per-call paths do without
             os.unlink(tmp)
+        except OSError:
+            pass
         raise
 
 

@@ -16,19 +16,22 @@ call more than the rest of starting the child and reading its output.
 from __future__ import annotations
 
 import codecs
-import contextlib
 import os
-import signal
 import time
 
 from tokenjuice.model import STDERR, STDOUT, ToolRun
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import signal
     import subprocess
     from collections.abc import Callable, Mapping, Sequence
     from types import FrameType
     from typing import Any
+else:
+    # `signal`'s functions are `_signal`'s, wrapped to return enums: importing `signal`
+    # brings `enum` (and `functools`, `collections`), 18 M instructions of a `wrap`.
+    import _signal as signal
 
 READ_SIZE = 65536
 TERM_GRACE_S = 3.0
@@ -211,8 +214,10 @@ def run_command(
 
 
 def _signal_name(sig: int) -> str:
+    import signal as with_names  # the enum, only when a child was killed
+
     try:
-        return signal.Signals(sig).name
+        return with_names.Signals(sig).name
     except ValueError:
         return f"signal {sig}"
 
@@ -252,8 +257,10 @@ class _Child:
 
     def close(self) -> None:
         for fd in (self.out_fd, self.err_fd):
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 - contextlib is an import this path does without
                 os.close(fd)
+            except OSError:
+                pass
 
 
 class _PopenChild(_Child):
@@ -426,8 +433,10 @@ def _pump(
 
 
 def _tee(data: bytes) -> None:
-    with contextlib.suppress(OSError):
+    try:  # noqa: SIM105 - contextlib is an import this path does without
         os.write(2, data)
+    except OSError:
+        pass
 
 
 def _stdin_is_tty() -> bool:
