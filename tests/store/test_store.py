@@ -325,3 +325,17 @@ def test_ids_are_sha256_whichever_hasher(size: int) -> None:
     data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
     assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
     assert artifact_id(data) == hashlib.sha256(data).hexdigest()[:ID_LEN]
+
+
+@pytest.mark.parametrize("lines", [3_000, 60_000])  # under and over SMALL_COMPRESS
+def test_outputs_either_side_of_the_small_compressor_round_trip(tmp_path: Path, lines: int) -> None:
+    from tokenjuice.store.artifacts import SMALL_COMPRESS
+
+    text = "".join(f"tests/test_m.py::test_{i} PASSED [{i % 100:3d}%]\n" for i in range(lines))
+    data = text.encode()
+    assert (len(data) < SMALL_COMPRESS) == (lines == 3_000)
+    store = Store(str(tmp_path / "st"))
+    for aid in (store.put_text(text, command="pytest -v"), store.put(data + b"!", command="pytest -v")):
+        info = store.info(aid)
+        assert info.codec == "zlib" and info.stored < info.size / 4
+        assert store.read(aid) in (data, data + b"!")
