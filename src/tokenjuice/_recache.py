@@ -5,14 +5,21 @@ needs (the rule's, its formatter's, the signal scans') costs more than reducing 
 typical output. `re` compiles in two steps: parse the pattern and generate its code
 (Python, slow), then build the matcher from the code (`_sre.compile`, C, microseconds).
 What the first step made in earlier runs is kept in the cache directory, keyed by the
-exact Python build; `tokenjuice._re.compile` builds matchers straight from it (without
-importing `re`), and once `re` is imported they go into `re`'s own cache too, so
-`re.compile` of those patterns is a cache hit. The code is what `re` itself passed
-to `_sre.compile` for the same pattern and flags (recorded by replaying the compile),
-and `_sre` validates code it is given, so the matchers are the ones `re` would build.
+exact Python build, and `tokenjuice._re.compile` builds matchers straight from it
+without importing `re`. The code is what `re` itself passed to `_sre.compile` for the
+same pattern and flags (recorded by replaying the compile), and `_sre` validates code
+it is given, so the matchers are the ones `re` would build. What a pattern's parse
+tells (`fact`: backtracking risk, required literals) is kept with it.
+
+The file holds one marshalled entry per pattern, decoded when the pattern is used (a
+process needs a few dozen of a thousand). It records what `_re` had to compile with
+`re`, and, in a command that primes `re` for argparse (`prime_re`), the patterns
+argparse and gettext compile, which that command puts into `re`'s own cache; never a
+host program's own patterns.
 
 Anything unexpected (another layout of `re`'s cache, a damaged file) leaves the cache,
-or the part of it concerned, unused for the process; nothing else changes. `TOKENJUICE_NO_CACHE=1` turns it off.
+or the part of it concerned, unused for the process; nothing else changes.
+`TOKENJUICE_NO_CACHE=1` turns it off.
 """
 
 from __future__ import annotations

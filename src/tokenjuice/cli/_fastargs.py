@@ -1,12 +1,13 @@
 """The per-call commands' arguments in their usual forms, read without argparse.
 
-`wrap`, `reduce`, `reduce-json` and `hook` run on every tool call, and importing argparse (with
-gettext and `re`) costs such a process more than reducing a small output. For the forms
-those calls use (known options, each value in the token after it, then the command or
-the file), `parse` returns what argparse would; for anything else (help, an unknown or
-abbreviated option, `--opt=value`, a value that starts with `-`, a number that does not
-parse, a second file) it returns None, and argparse reads the arguments and says what
-is wrong in its own words. A test holds the two to the same result.
+`wrap`, `reduce`, `reduce-json` and `hook` run on every tool call, and importing
+argparse (with gettext and `re`) costs such a process more than reducing a small
+output. For the forms those calls use (known options, each value in the token after
+it, then the command or the file), `parse` returns what argparse would; for anything
+else (help, an unknown or abbreviated option, `--opt=value`, a value that starts with
+`-`, a number that does not parse, a second file) it returns None, and argparse reads
+the arguments and says what is wrong in its own words. A test holds the two to the
+same result.
 """
 
 from __future__ import annotations
