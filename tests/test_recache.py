@@ -272,3 +272,22 @@ def test_argparses_patterns_are_in_res_cache_before_argparse_runs(tmp_path: Path
     after = subprocess.run([sys.executable, "-c", probe], env=e, capture_output=True, text=True, check=True)
     recorded, filled = map(int, after.stdout.split())
     assert recorded > 0 and filled == recorded
+
+
+def test_recorded_code_that_fails_to_build_is_replaced(tmp_path: Path) -> None:
+    """A pattern whose stored code `_sre` refuses is compiled by `re` and recorded
+    again, so the next process builds it from the file."""
+    import marshal
+
+    pattern = r"x-(\d+)-y(?# rebuilt)"
+    _run(tmp_path, pattern)
+    (f,) = (tmp_path / "cache").glob("re-*.marshal")
+    data = marshal.loads(f.read_bytes())
+    entry = marshal.loads(data["patterns"][pattern, 0])
+    entry["code"] = (pattern, 32, [1, 2, 3], 1, {}, (None, None))  # not valid code
+    data["patterns"][pattern, 0] = marshal.dumps(entry)
+    f.write_bytes(marshal.dumps(data))
+    assert _run(tmp_path, pattern) == "True True"  # the file had code for it, which failed
+    assert _run(tmp_path, pattern) == "True True"
+    entry = marshal.loads(marshal.loads(f.read_bytes())["patterns"][pattern, 0])
+    assert entry["code"][2] != [1, 2, 3]

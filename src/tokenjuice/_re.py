@@ -57,6 +57,7 @@ def compile(pattern: str, flags: int = 0) -> Pattern[str]:  # noqa: A001 - `re`'
         try:
             rx = _sre.compile(*args)
         except Exception:  # noqa: BLE001 - a damaged entry is only a cache miss
+            _recache.forget(pattern, int(flags))  # recorded afresh at exit
             rx = None
     if rx is None:
         rx = _real().compile(pattern, flags)

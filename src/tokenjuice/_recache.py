@@ -168,6 +168,12 @@ def code(pattern: str, flags: int) -> tuple[Any, ...] | None:
     return got
 
 
+def forget(pattern: str, flags: int) -> None:
+    """The recorded code did not build a matcher: drop it, so that `save` records the
+    code `re` makes this time instead of the file keeping what failed."""
+    _entry(pattern, flags).pop("code", None)
+
+
 def fact(kind: str, pattern: str, flags: int, compute: Callable[[str, int], Any]) -> Any:
     """`compute(pattern, flags)`, remembered across processes: what a pattern's parse
     tells (its backtracking risk, its required literals) is the same every time, and
