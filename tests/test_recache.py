@@ -291,3 +291,34 @@ def test_recorded_code_that_fails_to_build_is_replaced(tmp_path: Path) -> None:
     assert _run(tmp_path, pattern) == "True True"
     entry = marshal.loads(marshal.loads(f.read_bytes())["patterns"][pattern, 0])
     assert entry["code"][2] != [1, 2, 3]
+
+
+EVICT = """
+import sys
+from tokenjuice import _re, _recache
+_recache.MAX_PATTERNS = 8
+for p in sys.argv[1:]:
+    _re.compile(p)
+_recache.save()
+print(list(p for p, _ in _recache._state["blobs"]))
+"""
+
+
+def test_a_pattern_in_use_is_not_evicted_as_old(tmp_path: Path) -> None:
+    """The file forgets its oldest patterns first, but one read from the file again is
+    kept as if learned now: a working set that fits is not relearned over and over."""
+    e = {**os.environ, "TOKENJUICE_HOME": str(tmp_path)}
+    e.pop("TOKENJUICE_NO_CACHE", None)
+
+    def run(*patterns: str) -> list[str]:
+        out = subprocess.run([sys.executable, "-c", EVICT, *patterns], env=e, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        got: list[str] = json.loads(out.stdout.replace("'", '"'))
+        return got
+
+    first = [f"p{i}-(\\\\d+)" for i in range(8)]
+    assert run(*first) == first
+    # p0 is used again (the oldest), three new ones are learned: p1-p3 go, p0 stays.
+    after = run(first[0], "n1", "n2", "n3")
+    assert after[-4:] == [first[0], "n1", "n2", "n3"]
+    assert set(after) == {*first[4:], first[0], "n1", "n2", "n3"}

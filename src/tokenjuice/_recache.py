@@ -45,6 +45,7 @@ _state: dict[str, Any] = {
     "blobs": {},  # (pattern, flags) -> marshalled {"code": args, fact kind: value, ...}
     "entries": {},  # the blobs read so far
     "dirty": set(),  # patterns learned something new about in this process
+    "used": set(),  # patterns read from the oldest quarter of a nearly full file
     "filled": False,
     "foreign": [],  # patterns argparse and gettext compile with `re`, in the file's order
     "baseline": None,  # `re`'s cache keys that are not ours to record; None: cache off
@@ -70,7 +71,20 @@ def _entry(pattern: str, flags: int) -> dict[str, Any]:
                 value = None
             if isinstance(value, dict):
                 got = value
+            if key in _old():
+                _state["used"].add(key)  # in use: `save` moves it out of eviction's way
         entries[key] = got
+    return got
+
+
+def _old() -> frozenset[tuple[str, int]]:
+    """The oldest quarter of the file's patterns once it is three quarters full (the
+    next to be evicted), else nothing: a pattern still in use is kept as if new."""
+    got: frozenset[tuple[str, int]] | None = _state.get("old")
+    if got is None:
+        blobs = _state["blobs"]
+        got = frozenset(list(blobs)[: MAX_PATTERNS // 4]) if len(blobs) >= MAX_PATTERNS * 3 // 4 else frozenset()
+        _state["old"] = got
     return got
 
 
@@ -247,11 +261,15 @@ def save() -> None:
                 foreign.append(key)
                 new_foreign = True
         baseline.update(cache)
-        if not dirty and not new_foreign:
+        used: set[tuple[str, int]] = _state["used"]
+        if not dirty and not new_foreign and not used:
             return
         import marshal
 
         blobs = dict(_state["blobs"])
+        for key in sorted(used - dirty):  # still in use: as if learned now
+            if key in blobs:
+                blobs[key] = blobs.pop(key)
         for key in sorted(dirty):  # the same file whatever the hash seed
             blobs.pop(key, None)
             blobs[key] = marshal.dumps(_state["entries"][key])
@@ -260,7 +278,9 @@ def save() -> None:
         foreign[:] = [k for k in foreign if k in blobs][-_MAX_FOREIGN:]
         _write(blobs, foreign)
         _state["blobs"] = blobs
+        _state["old"] = None
         dirty.clear()
+        used.clear()
     except Exception:  # noqa: BLE001 - the cache must never cost a reduction
         return
 
