@@ -150,3 +150,35 @@ def test_rules_from_the_cache_are_the_rules_from_the_files(tmp_path: Path) -> No
         assert (a.command_regex is None) == (b.command_regex is None)
         assert (a.output_regex is None) == (b.output_regex is None)
         assert a.data == b.data, a.id
+
+
+def test_an_installed_rule_tree_is_checked_by_its_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In site-packages, the built-in rules change only when the package is installed
+    again, which removes and creates the files: the cache is checked by the family
+    directories' mtimes (a stat per family, not per file), and a reinstalled file is
+    still picked up."""
+    import os
+    import shutil
+
+    monkeypatch.setenv("TOKENJUICE_HOME", str(tmp_path / "home"))
+    tree = tmp_path / "venv" / "lib" / "site-packages" / "tokenjuice" / "rules" / "builtin"
+    shutil.copytree(BUILTIN_DIR, tree)
+    kw = {"builtin_dir": str(tree), "user": False, "project": False}
+    assert not load_rules(None, **kw).from_cache
+    assert load_rules(None, **kw).from_cache
+    import marshal
+
+    (f,) = (tmp_path / "home").rglob("rules-*.marshal")
+    signature = marshal.loads(f.read_bytes())["signature"]
+    assert str(tree / "tests") in signature and "pytest.json" not in signature
+    # A reinstall: the file is removed and written again, so its directory changes.
+    target = tree / "tests" / "pytest.json"
+    data = json.loads(target.read_text("utf-8"))
+    data["description"] = "reinstalled"
+    target.unlink()
+    old = os.stat(tree / "tests").st_mtime_ns
+    target.write_text(json.dumps(data), encoding="utf-8")
+    if os.stat(tree / "tests").st_mtime_ns == old:  # a coarse clock: make the change visible
+        os.utime(tree / "tests", ns=(old + 10**9, old + 10**9))
+    again = load_rules(None, **kw)
+    assert not again.from_cache and again.by_id["tests/pytest"].data["description"] == "reinstalled"

@@ -269,6 +269,9 @@ def _signature(layers: list[tuple[str, str | None]]) -> tuple[str, str]:
         parts.append(f"\0{layer}\0{directory}")
         if directory is None:
             continue
+        if layer == "builtin" and _installed(directory):
+            parts.extend(_directory_stamps(directory))
+            continue
         for e in _rule_entries(directory):
             try:
                 st = e.stat()
@@ -277,6 +280,28 @@ def _signature(layers: list[tuple[str, str | None]]) -> tuple[str, str]:
             parts.append(f"\0{e.path}\0{st.st_size}\0{st.st_mtime_ns}")
     name = "".join(head)
     return short_digest(name), name + "".join(parts)
+
+
+def _installed(directory: str) -> bool:
+    """Is this an installed package's directory (not a source checkout or an editable
+    install, where rule files are edited in place)?"""
+    return f"{os.sep}site-packages{os.sep}" in directory or f"{os.sep}dist-packages{os.sep}" in directory
+
+
+def _directory_stamps(directory: str) -> list[str]:
+    """The mtimes of an installed rule tree's directories (`builtin/<family>/`). They
+    stand for the files': installing or upgrading the package removes and creates the
+    files, which changes each directory holding them, and the version is in the
+    signature too. A stat per family instead of one per rule file."""
+    out = []
+    try:
+        out.append(f"\0{directory}\0{os.stat(directory).st_mtime_ns}")
+        for e in sorted(os.scandir(directory), key=lambda e: e.name):
+            if e.is_dir() and not e.name.startswith((".", "_")):
+                out.append(f"\0{e.path}\0{e.stat().st_mtime_ns}")
+    except OSError:
+        out.append("\0unreadable")  # never equal to a good signature's parts
+    return out
 
 
 def _read_cache(key: tuple[str, str]) -> tuple[list[Parsed], list[Problem]] | None:
