@@ -59,4 +59,4 @@ def respond(host_name: str, raw: bytes) -> str:
     response = hosts.get(host_name).handle(payload)
     if response is None:
         return ""
-    return json.dumps(response)  # ensure_ascii=False
+    return json.dumps(response)  # json.dumps(response, ensure_ascii=False)
