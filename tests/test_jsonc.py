@@ -30,6 +30,7 @@ def _outcome(f: object, arg: object) -> tuple[str, object]:
 @given(JSON)
 def test_dumps_is_json_dumps(value: object) -> None:
     assert _jsonc.dumps(value) == json.dumps(value, ensure_ascii=False)
+    assert _jsonc.dumps(value, compact=True) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @given(JSON, st.sampled_from(["", " ", "\n\t ", "\r\n"]))

@@ -65,8 +65,9 @@ def loads(text: str) -> Any:
     return json.loads(text)
 
 
-def dumps(obj: Any) -> str:
-    """`json.dumps(obj, ensure_ascii=False)`."""
+def dumps(obj: Any, *, compact: bool = False) -> str:
+    """`json.dumps(obj, ensure_ascii=False)`, with `separators=(",", ":")` if `compact`."""
+    item, key = (",", ":") if compact else (", ", ": ")
     c = _c()
     if c is not None:
         try:
@@ -74,10 +75,10 @@ def dumps(obj: Any) -> str:
                 return str(c.encode_basestring(obj))
             # (markers, default, encoder, indent, key_separator, item_separator,
             # sort_keys, skipkeys, allow_nan): `json.dumps`' defaults, `ensure_ascii=False`.
-            encode = c.make_encoder({}, _no_default, c.encode_basestring, None, ": ", ", ", False, False, True)
+            encode = c.make_encoder({}, _no_default, c.encode_basestring, None, key, item, False, False, True)
             return "".join(encode(obj, 0))
         except Exception:  # noqa: BLE001 - the json package's answer, or its error
             pass
     import json
 
-    return json.dumps(obj, ensure_ascii=False)
+    return json.dumps(obj, ensure_ascii=False, separators=(item, key))

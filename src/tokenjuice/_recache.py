@@ -46,6 +46,7 @@ _state: dict[str, Any] = {
     "entries": {},  # the blobs read so far
     "dirty": set(),  # patterns learned something new about in this process
     "used": set(),  # patterns read from the oldest quarter of a nearly full file
+    "old": None,  # that oldest quarter (`_old`), worked out on first use
     "filled": False,
     "foreign": [],  # patterns argparse and gettext compile with `re`, in the file's order
     "baseline": None,  # `re`'s cache keys that are not ours to record; None: cache off

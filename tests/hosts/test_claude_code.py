@@ -313,17 +313,16 @@ def test_status_reports_a_missing_program(host_home: Path) -> None:
     ],
 )
 def test_permission_prefix_words_are_shlexs(prefix: str) -> None:
-    try:
-        expected: list[str] | None = shlex.split(prefix)
-    except ValueError:
-        expected = None
-    assert claude_code._words(prefix) == expected
+    assert claude_code._words(prefix) == _shlex_split(prefix)
 
 
 @given(st.text(alphabet="ab -_./'\"\\*$=#;\t\n\x0b", max_size=20))
 def test_permission_prefix_words_are_shlexs_on_any_text(prefix: str) -> None:
+    assert claude_code._words(prefix) == _shlex_split(prefix)
+
+
+def _shlex_split(text: str) -> list[str] | None:
     try:
-        expected: list[str] | None = shlex.split(prefix)
+        return shlex.split(text)
     except ValueError:
-        expected = None
-    assert claude_code._words(prefix) == expected
+        return None

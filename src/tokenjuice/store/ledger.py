@@ -159,30 +159,11 @@ def make_record(run: ToolRun, red: Reduction, cmd: CommandInfo | None) -> dict[s
 
 
 def _dumps(record: dict[str, Any]) -> str:
-    """Compact JSON for a flat record. Runs on every reduction, where importing the json
-    package costs more than the rest of recording: the C string encoder does it alone."""
-    try:
-        from _json import encode_basestring as enc
-    except ImportError:  # another Python implementation
-        import json
+    """Compact JSON for a record. Runs on every reduction, where importing the json
+    package (and `re` with it) costs more than the rest of recording."""
+    from tokenjuice import _jsonc
 
-        return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
-    parts = []
-    for k, v in record.items():
-        if isinstance(v, str):
-            val = enc(v)
-        elif v is None:
-            val = "null"
-        elif isinstance(v, bool):
-            val = "true" if v else "false"
-        elif isinstance(v, int) or (isinstance(v, float) and v - v == 0.0):  # finite (no math import)
-            val = repr(v)
-        else:
-            import json
-
-            val = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
-        parts.append(f"{enc(k)}:{val}")
-    return "{" + ",".join(parts) + "}"
+    return _jsonc.dumps(record, compact=True)
 
 
 def append(record: dict[str, Any], directory: str | None = None) -> bool:
