@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tokenjuice.reduction.normalize import (
     collapse_carriage_returns,
     dedupe_adjacent,
@@ -73,3 +76,42 @@ def test_batches_fold_repeats_across_batch_boundaries() -> None:
 def test_pretty_print_json_only_for_json() -> None:
     assert pretty_print_json('{"a": [1, 2]}') == '{\n  "a": [\n    1,\n    2\n  ]\n}'
     assert pretty_print_json("not json {") == "not json {"
+
+
+def _fold_reference(
+    lines: list[str], tags: list[int] | None, dedupe: bool, first_weight: int | None, fold_blanks: bool
+) -> tuple[list[str], list[int], list[int] | None]:
+    """The folding rule, one line at a time: a line equal to the one before it (blank
+    with `fold_blanks`, not blank with `dedupe`) adds its weight to that line."""
+    weights = [0 if not ln else 1 for ln in lines]
+    if first_weight is not None and lines:
+        weights[0] = first_weight
+    out: list[str] = []
+    w: list[int] = []
+    t: list[int] = []
+    for i, line in enumerate(lines):
+        if out and line == lines[i - 1] and ((not line and fold_blanks) or (line and dedupe)):
+            w[-1] += weights[i]
+            continue
+        out.append(line)
+        w.append(weights[i])
+        t.append(tags[i] if tags is not None else 0)
+    return out, w, (t if tags is not None else None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(["", "a", "b", "a b"]), max_size=40),
+    dedupe=st.booleans(),
+    fold_blanks=st.booleans(),
+    first_weight=st.one_of(st.none(), st.integers(0, 5)),
+    tagged=st.booleans(),
+)
+def test_fold_matches_the_line_by_line_rule(
+    lines: list[str], dedupe: bool, fold_blanks: bool, first_weight: int | None, tagged: bool
+) -> None:
+    from tokenjuice.reduction.pipeline import _fold
+
+    tags = [i % 2 for i in range(len(lines))] if tagged else None
+    got = _fold(list(lines), list(tags) if tags is not None else None, dedupe, first_weight, fold_blanks)
+    assert (got.text, got.weights, got.tags) == _fold_reference(lines, tags, dedupe, first_weight, fold_blanks)

@@ -16,7 +16,7 @@ omission: blank lines weigh nothing, and `lines_total` counts non-blank lines.
 from __future__ import annotations
 
 import _operator as operator  # `operator` re-exports it, at a cost
-from itertools import compress, count, repeat
+from itertools import accumulate, compress, count, repeat
 
 from tokenjuice import _log
 from tokenjuice.patterns import PatternError, compile_any
@@ -176,33 +176,58 @@ def _fold(
 ) -> Batch:
     """Weights for one batch; fold blank runs and (if `dedupe`) identical neighbours.
 
-    Most batches have neither repeats nor blank runs; both are detected with C-level
-    scans so the Python loop only runs when there is something to fold.
+    A line folds into the line before it when the two are equal (blank and
+    `fold_blanks`, or not blank and `dedupe`), adding its weight to that line. Most
+    batches have no repeats and few blank runs: both are found with C-level scans, and a
+    batch with a few folds is copied in slices; only a batch full of them takes a
+    Python step per line.
     """
     weights = [1] * len(lines)
-    blanks = list(compress(count(), map(operator.not_, lines)))
-    for i in blanks:
-        weights[i] = 0
+    if "" in lines:
+        i = lines.index("")
+        try:
+            while True:
+                weights[i] = 0
+                i = lines.index("", i + 1)
+        except ValueError:
+            pass
     if first_weight is not None and lines:
         weights[0] = first_weight
     if not dedupe and not fold_blanks:
         return Batch(lines, weights, tags)
-    pairs = map(operator.eq, lines, lines[1:])
-    if not any(pairs):
+    if not any(map(operator.eq, lines, lines[1:])):
         return Batch(lines, weights, tags)
-    out: list[str] = []
-    w: list[int] = []
-    t: list[int] | None = [] if tags is not None else None
-    prev: str | None = None
-    for i, line in enumerate(lines):
-        if line == prev and ((not line and fold_blanks) or (line and dedupe)):
+    folds = list(map(operator.eq, lines[1:], lines))  # folds[i]: line i + 1 folds into line i
+    if not dedupe:
+        folds = list(map(operator.and_, folds, map(operator.not_, lines[1:])))
+    elif not fold_blanks:
+        folds = list(map(operator.and_, folds, map(bool, lines[1:])))
+    at = list(compress(count(1), folds))
+    if len(at) * 8 < len(lines):
+        out: list[str] = []
+        w: list[int] = []
+        t: list[int] | None = [] if tags is not None else None
+        start = 0
+        for i in at:
+            out += lines[start:i]
+            w += weights[start:i]
+            if t is not None and tags is not None:
+                t += tags[start:i]
             w[-1] += weights[i]
-            continue
-        out.append(line)
-        w.append(weights[i])
+            start = i + 1
+        out += lines[start:]
+        w += weights[start:]
         if t is not None and tags is not None:
-            t.append(tags[i])
-        prev = line
+            t += tags[start:]
+        return Batch(out, w, t)
+    keep = [True, *map(operator.not_, folds)]
+    out = list(compress(lines, keep))
+    t = list(compress(tags, keep)) if tags is not None else None
+    # A kept line weighs its own weight and that of the lines folded into it, up to
+    # the next kept line: differences of the running sums taken at the kept lines.
+    keep.append(True)
+    sums = list(compress(accumulate(weights, initial=0), keep))
+    w = list(map(operator.sub, sums[1:], sums))
     return Batch(out, w, t)
 
 

@@ -10,9 +10,16 @@ shows sizes, its total size. The first and last entries stay as samples; rsync's
 
 from __future__ import annotations
 
+import _operator as operator  # `operator` re-exports it, at a cost
+from itertools import compress
+
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 TAR_V_RE = re.compile(r"^[-dlcbpsh][rwxsStT-]{9}\S*\s+\S+\s+(\d+)\s+\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)? (.+)$")
 ZIP_RE = re.compile(r"^\s*(?:adding|updating|freshening): (.+?)(?: \((?:deflated|stored|in=)[^)]*\))?$")
@@ -40,72 +47,116 @@ NAME_FILES = 3  # a directory with this few files lists their names
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     style = str(fi.options.get("style", "tar"))
     lines = fi.lines
-    entries: dict[int, tuple[str, int | None]] = {}
-    progress: set[int] = set()
-    for i, ln in enumerate(lines):
-        if style == "rsync" and PROGRESS_RE.match(ln):
-            progress.add(i)
-            continue
-        hit = _entry(ln, style)
-        if hit is not None:
-            entries[i] = hit
+    weights = fi.weights
+    progress: list[int] = []
+    rest = list(range(len(lines)))
+    if style == "rsync":
+        progress, _, rest = _split(PROGRESS_RE.match, lines, rest)
+    entries = _entries(lines, rest, style)
     if len(entries) < MIN_ENTRIES:
         return None
-    paths = [p for p, _ in entries.values()]
-    depth = _depth(paths)
-    groups: dict[str, list[int]] = {}
+    # Each entry's directories, worked out once; entries in the same directory share a
+    # group at every depth, so the depth is chosen on the distinct directories.
+    by_dir: dict[tuple[str, ...], list[int]] = {}
     for i, (path, _size) in entries.items():
-        groups.setdefault(_key(path, depth), []).append(i)
-    order = sorted(entries)
+        by_dir.setdefault(_dirs(path), []).append(i)
+    depth = _depth(list(by_dir))
+    merged: dict[tuple[str, ...], list[int]] = {}
+    for dirs, members in by_dir.items():
+        merged.setdefault(dirs[:depth], []).extend(members)
+    groups = {_key(dirs): sorted(members) if len(merged) < len(by_dir) else members for dirs, members in merged.items()}
+    order = list(entries)  # line order
     samples = set(order[:SAMPLE_HEAD] + order[-SAMPLE_TAIL:])
     summary_at = order[SAMPLE_HEAD] if len(order) > SAMPLE_HEAD else order[0]
     sized = any(s is not None for _, s in entries.values())
 
-    b = Builder(lines, fi.weights)
-    for i, ln in enumerate(lines):
+    b = Builder(lines, weights)
+    # Progress lines and the entries counted per directory are dropped wholesale; only
+    # the other lines (headers, errors, summaries, the samples) are looked at one by one.
+    dropped = [(progress, "progress"), ([i for i in order if i not in samples], "entries (counted per directory)")]
+    gone = set(progress).union(dropped[1][0])
+    firsts: list[tuple[int, str, int]] = []
+    for idx, reason in dropped:
+        w = sum(map(weights.__getitem__, idx))
+        if w:
+            firsts.append((next(i for i in idx if weights[i]), reason, w))
+    blank_first = -1
+    blank_w = 0
+    for i in sorted({summary_at, *(i for i in range(len(lines)) if i not in gone)}):
         if i == summary_at:
             b.add(f"{len(entries):,} entries in {len(groups)} director{'y' if len(groups) == 1 else 'ies'}:")
             for key, members in sorted(groups.items()):
-                files = sum(1 for j in members if not entries[j][0].endswith("/"))
+                names = [entries[j][0] for j in members if not entries[j][0].endswith("/")]
+                files = len(names)
                 size = sum(entries[j][1] or 0 for j in members)
                 extra = f", {_human(size)}" if sized else ""
-                names = [entries[j][0] for j in members if not entries[j][0].endswith("/")]
-                if 0 < len(names) <= NAME_FILES:
+                if 0 < files <= NAME_FILES:
                     extra += ": " + ", ".join(names)
                 b.add(f"  {key}  {files:,} file{'s' if files != 1 else ''}{extra}", protect=True)
-        if i in progress:
-            b.drop(i, "progress")
-        elif i in entries and i not in samples:
-            b.drop(i, "entries (counted per directory)")
-        elif not ln.strip():
-            b.drop(i, "blank")
+            if i in gone:
+                continue
+        ln = lines[i]
+        if not ln.strip():
+            if weights[i] and blank_first < 0:
+                blank_first = i
+            blank_w += weights[i]
         else:
             b.keep(i, protect=i not in entries)
+    if blank_w:
+        firsts.append((blank_first, "blank", blank_w))
+    for _, reason, w in sorted(firsts):
+        b.drop_weight(reason, w)  # in the order the reasons first occur, as line by line
     b.facts["entry"] = len(entries)
     return b.build(final=False)
 
 
-def _entry(ln: str, style: str) -> tuple[str, int | None] | None:
-    m = TAR_V_RE.match(ln)
-    if m:
-        return m.group(2).split(" -> ")[0].split(" link to ")[0], int(m.group(1))
+def _split(
+    test: Callable[[str], re.Match[str] | None], lines: list[str], idx: list[int]
+) -> tuple[list[int], list[re.Match[str]], list[int]]:
+    """The indices whose line `test` matches with the matches, and the other indices
+    (C-level passes, no Python step per line)."""
+    got = list(map(test, map(lines.__getitem__, idx)))
+    return list(compress(idx, got)), list(filter(None, got)), list(compress(idx, map(operator.not_, got)))
+
+
+def _entries(lines: list[str], idx: list[int], style: str) -> dict[int, tuple[str, int | None]]:
+    """The entry (path, size if shown) on each of the lines `idx` that lists one, in line
+    order. Each line form is tried on the lines no earlier form took, in one pass each."""
+    tar, ms, idx = _split(TAR_V_RE.match, lines, idx)
+    found: dict[int, tuple[str, int | None]] = {
+        i: (_link_source(m.group(2)), int(m.group(1))) for i, m in zip(tar, ms, strict=True)
+    }
     if style in ("zip", "unzip"):
         for rx in (UNZIP_V_RE, UNZIP_L_RE):
-            m = rx.match(ln)
-            if m:
-                return m.group(2), int(m.group(1))
-        m = ZIP_RE.match(ln) or UNZIP_RE.match(ln)
-        return (m.group(1).strip(), None) if m else None
-    if not ln or PLAIN_SKIP_RE.search(ln) or ": " in ln or len(ln) > 4096:
-        return None
-    return ln, None
+            hit, ms, idx = _split(rx.match, lines, idx)
+            found.update({i: (m.group(2), int(m.group(1))) for i, m in zip(hit, ms, strict=True)})
+        for rx in (ZIP_RE, UNZIP_RE):
+            hit, ms, idx = _split(rx.match, lines, idx)
+            found.update({i: (m.group(1).strip(), None) for i, m in zip(hit, ms, strict=True)})
+    else:
+        for i in idx:
+            ln = lines[i]
+            if ln and ": " not in ln and len(ln) <= 4096 and not PLAIN_SKIP_RE.search(ln):
+                found[i] = ln, None
+    return dict(sorted(found.items())) if len(found) > len(tar) else found
 
 
-def _depth(paths: list[str]) -> int:
+def _link_source(name: str) -> str:
+    """A tar -v name without its `-> target` / `link to target`."""
+    return name.partition(" -> ")[0].partition(" link to ")[0]
+
+
+def _dirs(path: str) -> tuple[str, ...]:
+    """The directories an entry is in (all of its parts for a directory entry)."""
+    parts = path.strip("/").split("/")
+    return tuple(parts if path.endswith("/") else parts[:-1])
+
+
+def _depth(dirs: list[tuple[str, ...]]) -> int:
     """The shallowest directory depth that splits the entries into several groups."""
     best = 1
     for d in range(1, 5):
-        n = len({_key(p, d) for p in paths})
+        n = len({x[:d] for x in dirs})
         if n > MAX_GROUPS:
             break
         best = d
@@ -114,12 +165,8 @@ def _depth(paths: list[str]) -> int:
     return best
 
 
-def _key(path: str, depth: int) -> str:
-    parts = path.strip("/").split("/")
-    dirs = parts[:-1] if not path.endswith("/") else parts
-    if not dirs:
-        return "./"
-    return "/".join(dirs[:depth]) + "/"
+def _key(dirs: tuple[str, ...]) -> str:
+    return "/".join(dirs) + "/" if dirs else "./"
 
 
 def _human(n: int) -> str:
