@@ -40,3 +40,15 @@ def test_rsync_progress_lines_dropped_summary_kept() -> None:
 def test_top_level_files_named() -> None:
     _fx, red = reduce_fixture("tar", "tar-list-verbose")
     assert "README.md" in red.text
+
+
+def test_rsync_drops_are_counted_by_reason_in_the_order_they_first_occur() -> None:
+    fx, red = reduce_fixture("rsync", "rsync-progress-large")
+    raw = fx["combined"].splitlines() if "combined" in fx else fx["stdout"].splitlines()
+    progress = [i for i, ln in enumerate(raw) if "xfr#" in ln or "to-chk=" in ln]
+    entries = red.facts["entry"]
+    # Two entries at the top and one at the end stay as samples; the rest are counted.
+    assert red.omitted == {"progress": len(progress), "entries (counted per directory)": entries - 3}
+    # rsync prints each file's progress right after its name: the first progress line
+    # comes before the third entry, the first one counted per directory.
+    assert list(red.omitted) == ["progress", "entries (counted per directory)"]

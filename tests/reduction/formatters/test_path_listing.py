@@ -7,6 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import lost, reduce_fixture
 from tokenjuice.reduction.engine import Reducer
@@ -135,3 +137,21 @@ def test_human_sizes_and_sections_of_ls_lR(tmp_path: Path) -> None:
 )
 def test_size_column_in_bytes(size: str, expected: float | None) -> None:
     assert path_listing._bytes(size) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    line=st.lists(
+        st.sampled_from(
+            ["│\u00a0\u00a0 ", "|   ", "    ", " ", "\u00a0", "│", "|", "├── ", "└── ", "|-- ", "`-- ", "─", "a"]
+        ),
+        max_size=8,
+    ).map("".join)
+)
+def test_tree_line_pattern_reads_indents_as_four_character_levels(line: str) -> None:
+    # The indent as tree writes it: each level `│` or `|` and three blanks, or four
+    # blanks, then the branch. TREE_RE spells the level as one character class.
+    spelled = re.compile(r"^((?:[│|][\u00a0 ]{3}|[\u00a0 ]{4})*)(?:[├└]── |[|`]-- )(.*)$")
+    want = spelled.match(line)
+    got = path_listing.TREE_RE.match(line)
+    assert (got and got.groups()) == (want and want.groups())

@@ -43,7 +43,14 @@ class Builder:
         self.headline_weight = 0
 
     def keep(self, i: int, *, protect: bool = False, text: str | None = None) -> None:
-        self.keep_line(self.src_lines[i] if text is None else text, self.src_weights[i], protect=protect)
+        # `keep_line` spelt out: this runs once per kept line of every formatter.
+        line = self.src_lines[i] if text is None else text
+        w = self.src_weights[i]
+        if w > 1 and line.strip():
+            line = f"{line} (×{w})"
+        self.lines.append(line)
+        self.weights.append(w)
+        self.protected.append(protect)
 
     def keep_line(self, line: str, w: int, *, protect: bool = False) -> None:
         """A line standing for `w` input lines (a kept line whose index is not at hand)."""
@@ -82,7 +89,9 @@ class Builder:
         self.headline_weight += self.src_weights[i]
 
     def drop(self, i: int, reason: str) -> None:
-        self.drop_weight(reason, self.src_weights[i])
+        w = self.src_weights[i]  # `drop_weight` spelt out: once per dropped line
+        if w:
+            self.omitted[reason] = self.omitted.get(reason, 0) + w
 
     def drop_weight(self, reason: str, w: int) -> None:
         """Input lines weighing `w` in all dropped for `reason`."""
