@@ -101,7 +101,11 @@ def _fold_reference(
 
 @settings(max_examples=400, deadline=None)
 @given(
-    lines=st.lists(st.sampled_from(["", "a", "b", "a b"]), max_size=40),
+    # Few distinct lines fold often (one path), many distinct lines rarely (another).
+    lines=st.one_of(
+        st.lists(st.sampled_from(["", "a", "b", "a b"]), max_size=40),
+        st.lists(st.integers(0, 40).map(lambda k: f"line {k}" if k else ""), max_size=120),
+    ),
     dedupe=st.booleans(),
     fold_blanks=st.booleans(),
     first_weight=st.one_of(st.none(), st.integers(0, 5)),

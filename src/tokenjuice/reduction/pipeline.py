@@ -178,9 +178,9 @@ def _fold(
 
     A line folds into the line before it when the two are equal (blank and
     `fold_blanks`, or not blank and `dedupe`), adding its weight to that line. Most
-    batches have no repeats and few blank runs: both are found with C-level scans, and a
-    batch with a few folds is copied in slices; only a batch full of them takes a
-    Python step per line.
+    batches have no repeats and few blank runs: both are found with C-level scans; a
+    batch with a few folds is copied in slices, one full of them compressed. No Python
+    step per line.
     """
     weights = [1] * len(lines)
     if "" in lines:
