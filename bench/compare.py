@@ -5,11 +5,13 @@
     python bench/compare.py HEAD~3 --rounds 3
     python bench/compare.py HEAD~1 --rounds 5 --only install/uv-pip --only build/vite
 
-On a shared VM whole minutes run slower or faster, so one table run after another
-compares the host's load as much as the code. Here each round times every rule with the
-old code, then with the new, each in a fresh process; a rule's figure is its fastest
-run over all rounds. Rules whose fixtures differ between the two trees use the working
-tree's fixtures for both.
+On a shared VM the host's load changes from one minute to the next, so one table run
+after another compares the load as much as the code, and so does a whole pass over the
+rules with the old code followed by one with the new. Here two worker processes, one on
+each tree, load the rules and the fixtures once; every rule is then timed by the old
+worker and by the new one straight after (the order swapped each round), so both see
+the same minute. A rule's figure is its fastest run over all rounds. Rules whose
+fixtures differ between the two trees use the working tree's fixtures for both.
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Run inside a fresh interpreter with `src` (old or new) first on the path.
-TIMER = r"""
+# A worker with `src` (old or new) first on the path: prints the rule ids it can time,
+# then reads one rule id a line and answers with its fastest of three runs in ms.
+WORKER = r"""
 import json, os, sys, time
 from pathlib import Path
-src, fixtures, out = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-only = set(sys.argv[4:])
+src, fixtures = sys.argv[1], Path(sys.argv[2])
 os.environ.setdefault("TOKENJUICE_TOKENIZER", "estimate")
 sys.path.insert(0, src)
 import tokenjuice
@@ -54,30 +56,45 @@ for path in iter_fixture_files(fixtures):
     run = fixture_run(fx)
     if rid and len(run.combined) > len(largest[rid].combined if rid in largest else ""):
         largest[rid] = run
-times = {}
+big = {}
 for rid, run in sorted(largest.items()):
-    if only and rid not in only:
-        continue
-    big = ToolRun(command=run.command, argv=run.argv, combined=tile(run.combined, 1_000_000), exit_code=run.exit_code)
-    if r.reduce_run(big).rule_id != rid:
-        continue
+    tiled = ToolRun(command=run.command, argv=run.argv, combined=tile(run.combined, 1_000_000), exit_code=run.exit_code)
+    if r.reduce_run(tiled).rule_id == rid:
+        big[rid] = tiled
+print(json.dumps(sorted(big)), flush=True)
+for line in sys.stdin:
+    run = big[line.strip()]
     best = None
     for _ in range(3):
         t0 = time.perf_counter()
-        r.reduce_run(big)
+        r.reduce_run(run)
         ms = (time.perf_counter() - t0) * 1000
         best = ms if best is None else min(best, ms)
-    times[rid] = best
-Path(out).write_text(json.dumps(times))
+    print(best, flush=True)
 """
 
 
-def _time(src: Path, out: Path, only: list[str]) -> dict[str, float]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    cmd = [sys.executable, "-c", TIMER, str(src), str(REPO / "tests" / "fixtures"), str(out), *only]
-    subprocess.run(cmd, check=True, env=env, cwd=out.parent)
-    times: dict[str, float] = json.loads(out.read_text())
-    return times
+class Worker:
+    """One tree's timing process."""
+
+    def __init__(self, src: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        cmd = [sys.executable, "-c", WORKER, str(src), str(REPO / "tests" / "fixtures")]
+        self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        self.rules: list[str] = json.loads(self.proc.stdout.readline())
+
+    def time(self, rid: str) -> float:
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        self.proc.stdin.write(rid + "\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
 
 
 def main() -> int:
@@ -91,19 +108,30 @@ def main() -> int:
         old_tree = Path(tmp) / "old"
         add = ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(old_tree), args.rev]
         subprocess.run(add, check=True)
+        workers: dict[str, Worker] = {}
         try:
+            workers = {"old": Worker(old_tree / "src"), "new": Worker(REPO / "src")}
+            rules = sorted(set(workers["old"].rules) & set(workers["new"].rules))
+            if args.only:
+                rules = [r for r in rules if r in args.only]
             best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
             for k in range(args.rounds):
-                for name, src in (("old", old_tree / "src"), ("new", REPO / "src")):
-                    got = _time(src, Path(tmp) / f"{name}-{k}.json", args.only)
-                    for rid, ms in got.items():
+                pair = ("old", "new") if k % 2 == 0 else ("new", "old")
+                for rid in rules:
+                    for name in pair:
+                        ms = workers[name].time(rid)
                         best[name][rid] = min(ms, best[name].get(rid, ms))
         finally:
+            for w in workers.values():
+                w.close()
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old_tree)], check=False)
     old, new = best["old"], best["new"]
     common = sorted(set(old) & set(new))
     ratios = sorted((new[r] / old[r], r) for r in common)
-    print(f"{len(common)} rules at 1 MB, fastest of 3 runs x {args.rounds} rounds, {args.rev} against the working tree")
+    print(
+        f"{len(common)} rules at 1 MB, fastest of 3 runs x {args.rounds} rounds (old and new in turn per rule), "
+        f"{args.rev} against the working tree"
+    )
     print()
     print("| | old | new |")
     print("|---|---|---|")
