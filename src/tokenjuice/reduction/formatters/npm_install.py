@@ -12,7 +12,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters._install_common import ERRORISH_RE
+from tokenjuice.reduction.formatters._install_common import errorish
 
 LEVEL_RE = re.compile(r"^npm (http|verbose|timing|sill|silly|info|notice|warn|WARN|error|ERR!)(?: |$)")
 CHATTER = frozenset({"http", "verbose", "timing", "sill", "silly", "info"})
@@ -56,7 +56,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         m = LEVEL_RE.match(line)
         level = m.group(1) if m else None
-        if level in CHATTER and not (level == "info" and ERRORISH_RE.search(line) and "code: 0" not in line):
+        if level in CHATTER and not (level == "info" and errorish(line) and "code: 0" not in line):
             saw_npm = True
             b.drop(i, "verbose log")
             continue

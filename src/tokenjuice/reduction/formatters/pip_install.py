@@ -15,12 +15,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters._install_common import (
-    ERRORISH_RE,
-    WARNISH_RE,
-    Seen,
-    keep_wrapped,
-)
+from tokenjuice.reduction.formatters._install_common import Seen, errorish, keep_wrapped, warnish
 
 PROGRESS_RE = re.compile(r"^\s*(?:[━╸╺█▏▎▍▌▋▊▉]|\|[█▏▎▍▌▋▊▉ ]+\|)")
 DOWNLOAD_RE = re.compile(
@@ -113,8 +108,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if verbose and line.startswith(" ") and not BOX_RE.match(line):
             # A build backend's own output, or pip's inside an isolated build env (pip -v
             # streams both indented): its errors and distinct warnings stay.
-            is_error = ERRORISH_RE.search(line) is not None and not BUILD_STEP_RE.match(line)
-            is_news = WARNISH_RE.search(line) is not None and not BUILD_NOISE_WARN_RE.search(line)
+            is_error = errorish(line) and not BUILD_STEP_RE.match(line)
+            is_news = warnish(line) and not BUILD_NOISE_WARN_RE.search(line)
             if is_error or (is_news and seen.first(line)):
                 b.keep(i, protect=True)
             else:
@@ -179,7 +174,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             in_hints = True
             b.drop(i, "hints")
             continue
-        if PIP_MSG_RE.match(line) or ERRORISH_RE.search(line):
+        if PIP_MSG_RE.match(line) or errorish(line):
             saw_pip = True
             b.keep(i, protect=True)
             continue
@@ -202,7 +197,7 @@ def _emit_box(b: Builder, idxs: list[int], lines: list[str]) -> None:
     tail = set(idxs[-BOX_TAIL:])
     dropped = 0
     for j in idxs:
-        if j in tail or ERRORISH_RE.search(lines[j]):
+        if j in tail or errorish(lines[j]):
             if dropped:
                 b.add(f"      … {dropped:,} lines of build output omitted …")
                 dropped = 0
