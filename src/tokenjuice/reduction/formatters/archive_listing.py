@@ -66,15 +66,16 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         merged.setdefault(dirs[:depth], []).extend(members)
     groups = {_key(dirs): sorted(members) if len(merged) < len(by_dir) else members for dirs, members in merged.items()}
     order = list(entries)  # line order
-    samples = set(order[:SAMPLE_HEAD] + order[-SAMPLE_TAIL:])
     summary_at = order[SAMPLE_HEAD] if len(order) > SAMPLE_HEAD else order[0]
     sized = any(s is not None for _, s in entries.values())
 
     b = Builder(lines, weights)
     # Progress lines and the entries counted per directory are dropped wholesale; only
     # the other lines (headers, errors, summaries, the samples) are looked at one by one.
-    dropped = [(progress, "progress"), ([i for i in order if i not in samples], "entries (counted per directory)")]
-    gone = set(progress).union(dropped[1][0])
+    # The entries between the samples (at least MIN_ENTRIES entries: the two never overlap).
+    counted = order[SAMPLE_HEAD:-SAMPLE_TAIL]
+    dropped = [(progress, "progress"), (counted, "entries (counted per directory)")]
+    gone = set(progress).union(counted)
     firsts: list[tuple[int, str, int]] = []
     for idx, reason in dropped:
         w = sum(map(weights.__getitem__, idx))
@@ -82,7 +83,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             firsts.append((next(i for i in idx if weights[i]), reason, w))
     blank_first = -1
     blank_w = 0
-    for i in sorted({summary_at, *(i for i in range(len(lines)) if i not in gone)}):
+    for i in sorted(set(range(len(lines))).difference(gone) | {summary_at}):
         if i == summary_at:
             b.add(f"{len(entries):,} entries in {len(groups)} director{'y' if len(groups) == 1 else 'ies'}:")
             for key, members in sorted(groups.items()):
