@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.helpers import lost, reduce_fixture
+from tokenjuice.reduction.formatters import git_blame
 
 
 def test_long_blame_becomes_one_line_per_commit_covering_every_line() -> None:
@@ -36,3 +40,15 @@ def test_porcelain_is_parsed_with_summaries() -> None:
     assert '"Route change 31"' in red.text
     assert "author-mail" not in red.text
     assert "committer-time" not in red.text
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    line=st.lists(st.sampled_from(["(", ")", " ", "1", "42", "٣", "a", "x)", "12) ", ")(", "-"]), max_size=10).map(
+        "".join
+    ),
+    pos=st.integers(0, 6),
+)
+def test_line_number_is_found_as_the_pattern_finds_it(line: str, pos: int) -> None:
+    m = git_blame.LINENO_RE.search(line, pos)
+    assert git_blame._lineno(line, pos) == ((m.start(), m.group(1), m.end()) if m else None)

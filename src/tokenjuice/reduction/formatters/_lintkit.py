@@ -171,7 +171,7 @@ class DiffFolder:
     `feed(i)` returns False when line i is not part of a diff (the caller decides).
     """
 
-    __slots__ = ("added", "files", "in_hunk", "lines", "out", "removed")
+    __slots__ = ("added", "files", "in_hunk", "lines", "out", "paired", "removed")
 
     def __init__(self, out: Findings | Builder, lines: list[str]) -> None:
         self.out = out
@@ -180,6 +180,9 @@ class DiffFolder:
         self.files = 0
         self.added = 0
         self.removed = 0
+        # The `+++` line already matched as the partner of the `---` line before it: the
+        # test for a `+++` line is on the same two lines, so it is not run again.
+        self.paired = -1
 
     def feed(self, i: int) -> bool:
         line = self.lines[i]
@@ -188,12 +191,13 @@ class DiffFolder:
             nxt = self.lines[i + 1] if i + 1 < len(self.lines) else ""
             m = DIFF_OLD_RE.match(line)
             if m and DIFF_NEW_RE.match(nxt):
+                self.paired = i + 1
                 self.in_hunk = False
                 self.files += 1
                 self.out.keep(i, protect=True, text=f"--- {m.group(1)}")
                 return True
         elif line.startswith("+++ "):
-            if DIFF_NEW_RE.match(line) and i > 0 and DIFF_OLD_RE.match(self.lines[i - 1]):
+            if i == self.paired or (DIFF_NEW_RE.match(line) and i > 0 and DIFF_OLD_RE.match(self.lines[i - 1])):
                 self.out.drop(i, "diff headers")
                 return True
         elif line.startswith("@@ ") and HUNK_RE.match(line):
