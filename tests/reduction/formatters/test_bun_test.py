@@ -4,8 +4,11 @@ Expected/Received and project frames; (pass) lines and the closing lists go."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tests.reduction.formatters._testruns import UNRELATED, count, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import bun_test
 
 FAMILY, RULE = "bun-test", "tests/bun-test"
 
@@ -40,3 +43,21 @@ def test_large_pass() -> None:
 
 def test_unrelated_output_is_not_claimed() -> None:
     assert run_formatter("bun-test", UNRELATED) is None
+
+
+STATUS_PIECES = ["(pass) ", "(fail) ", "(todo)", "(x) ", " [", "[", "]", "1", ".", "0.5", "m", "s", "ms]", " ", "a"]
+STATUS_PIECES += [" [1ms]", " [2]"]
+
+
+@settings(max_examples=1500, deadline=None)
+@example(line="(pass) a [1] [2ms]")
+@example(line="(pass) x [1s]ms]")
+@given(
+    line=st.lists(
+        st.sampled_from(STATUS_PIECES),
+        max_size=9,
+    ).map("".join)
+)
+def test_status_lines_read_as_the_pattern_reads_them(line: str) -> None:
+    m = bun_test.STATUS_RE.match(line)
+    assert bun_test._status(line) == ((m.group(1), m.group(2)) if m else None)

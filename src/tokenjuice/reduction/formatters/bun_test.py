@@ -18,7 +18,9 @@ from tokenjuice.reduction.formatters.testrun_common import Run, js_frame_useful
 
 HEADER_RE = re.compile(r"^bun test v\d")
 FILE_RE = re.compile(r"^\S+\.(?:[cm]?[jt]sx?):$")
-STATUS_RE = re.compile(r"^\((pass|fail|skip|todo)\) (.*?)(?: \[[\d.]+m?s\])?$")
+STATUS_RE = re.compile(r"^\((pass|fail|skip|todo)\) (.*?)(?: \[[\d.]+m?s\])?$")  # what `_status` reads
+_STATUS_HEAD_RE = re.compile(r"\((pass|fail|skip|todo)\) ")
+_TIME_RE = re.compile(r" \[[\d.]+m?s\]")
 FRAME_RE = re.compile(r"^\s*\d+ \|(?: |$)")
 CARET_RE = re.compile(r"^\s+\^\s*$")
 ERROR_RE = re.compile(r"^(?:error|[A-Z]\w*(?:Error|Exception)|panic)(?:\s*\([^)]*\))?: ")
@@ -82,11 +84,11 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             in_list = lst.group(2)
             b.drop(i, "closing lists")
             continue
-        st = STATUS_RE.match(line)
+        st = _status(line)
         if st:
             flush()
             saw = True
-            kind, name = st.group(1), st.group(2)
+            kind, name = st
             in_error = False
             repeated = False
             frames = 0
@@ -153,3 +155,18 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     if not saw:
         return None
     return b.build(final=True)
+
+
+def _status(line: str) -> tuple[str, str] | None:
+    """`STATUS_RE.match(line)`'s status and test name. The pattern's lazy name tries the
+    time suffix after every character (most lines of a run are `(pass)` lines); here the
+    suffix is looked for once, at the last ` [` (no ` [` can follow the one it starts at)."""
+    m = _STATUS_HEAD_RE.match(line)
+    if m is None:
+        return None
+    name = line[m.end() :]
+    if name.endswith("s]"):
+        k = name.rfind(" [")
+        if k >= 0 and _TIME_RE.fullmatch(name, k):
+            name = name[:k]
+    return m.group(1), name
