@@ -26,7 +26,7 @@ from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 
 HASH_RE = re.compile(r"^(\^?[0-9a-f]{7,40}) ")
-LINENO_RE = re.compile(r"(\d+)\)(?: |$)")
+LINENO_RE = re.compile(r"(\d+)\)(?: |$)")  # what `_lineno` finds
 DATE_RE = re.compile(r"\s+(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?(?: ?[+-]\d{4})?)?\s*$")
 PORCELAIN_RE = re.compile(r"^([0-9a-f]{40}) (\d+) (\d+)(?: \d+)?$")
 DEFAULT_INLINE_MAX = 80
@@ -34,8 +34,8 @@ DEFAULT_INLINE_MAX = 80
 
 def _lineno(line: str, pos: int) -> tuple[int, str, int] | None:
     """`LINENO_RE.search(line, pos)` as (start, digits, end): the first `)` after digits
-    and before a blank (which the match takes) or the end. Found from the `)`s: `re` would try every position (the
-    pattern starts with a digit class), 4 us a line."""
+    and before a blank (which the match takes) or the end. Found from the `)`s: `re`
+    tries every position for a pattern that starts with a digit class, 4 us a line."""
     j = line.find(")", pos)
     while j >= 0:
         if j > pos and line[j - 1].isdecimal() and (j + 1 == len(line) or line[j + 1] == " "):
