@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import given, settings
+
+from tests.reduction.formatters._forms import lines_of, reading
 from tests.reduction.formatters._lint import UNRELATED, body, folded_locations, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import mypy
 
 FINDING_RE = re.compile(r"^\S+?:\d+: (?:error|note): ")
 
@@ -48,3 +52,13 @@ def test_error_context_headings_go_with_their_folded_errors() -> None:
 
 def test_unrelated_output_is_declined() -> None:
     assert run_formatter("mypy", UNRELATED) is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=lines_of("a", ".py", ":", "12", ":5", ": ", "error", "note", "warning", " ", "\t", "C:\\", "x:y"))
+def test_finding_pattern_reads_the_location_up_to_the_first_colon(line: str) -> None:
+    # The path part cannot hold a `:`, so what follows it starts at the first one:
+    # FINDING_RE takes the path possessively, where the lazy form tried the rest after
+    # every character.
+    lazy = re.compile(r"^(?P<loc>[^\s:][^:]*?(?::\d+){0,4}): (?P<sev>error|note|warning): (?P<msg>.*)$")
+    assert reading(mypy.FINDING_RE.match(line)) == reading(lazy.match(line))

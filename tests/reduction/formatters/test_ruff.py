@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import given, settings
+
+from tests.reduction.formatters._forms import lines_of, reading
 from tests.reduction.formatters._lint import UNRELATED, body, folded_locations, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import ruff
 
 FINDING_RE = re.compile(r"^(\S+:\d+:\d+): ([A-Z]+\d+|[a-z][a-z-]*:) ")
 
@@ -105,3 +109,11 @@ def test_long_rule_prefixes_and_sub_diagnostics_fold_too() -> None:
         "app.py:9:5: F811 Redefinition of unused `load` from line 1",
         "Found 2 errors.",
     ]
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=lines_of(" ", "--> ", "a", ".py", ":", "1", "23", "x:"))
+def test_arrow_pattern_reads_the_location_as_its_lazy_form(line: str) -> None:
+    # `:\d+:\d+` before the end can sit at one place only, so the greedy form finds it.
+    lazy = re.compile(r"^ *--> (?P<loc>\S.*?:\d+:\d+)$")
+    assert reading(ruff.ARROW_RE.match(line)) == reading(lazy.match(line))

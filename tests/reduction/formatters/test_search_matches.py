@@ -6,8 +6,11 @@ import re
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
 
 from tests.helpers import lost, reduce_fixture
+from tests.reduction.formatters._forms import lines_of, reading
+from tokenjuice.reduction.formatters import search_matches
 
 MATCH = re.compile(r"^([^\s:][^:]*?):(\d+):", re.MULTILINE)
 
@@ -87,3 +90,10 @@ def test_file_lists_and_small_results_pass_unchanged() -> None:
 def test_no_matches_states_the_exit_code() -> None:
     _fx, red = reduce_fixture("rg", "rg-no-matches")
     assert red.text.strip() == "exit 1"
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=lines_of("a", "/", "b.py", ":", "12", "\t", " ", "-", "x:"))
+def test_path_line_pattern_reads_the_path_up_to_the_first_colon(line: str) -> None:
+    lazy = re.compile(r"^([^\s:][^:\t]*?):(\d+):(.*)$")
+    assert reading(search_matches.PATH_LINE_RE.match(line)) == reading(lazy.match(line))

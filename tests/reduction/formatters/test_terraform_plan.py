@@ -2,8 +2,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import example, given, settings
+
 from tests.helpers import lost, reduce_fixture
 from tests.reduction.formatters._devops import fi_text
+from tests.reduction.formatters._forms import lines_of, reading
 from tokenjuice.reduction.formatters import terraform_plan
 
 
@@ -48,3 +51,32 @@ def test_no_changes_plan_is_short() -> None:
 
 def test_not_a_plan() -> None:
     assert terraform_plan.format(fi_text("Success! The configuration is valid.\n")) is None
+
+
+# The address cannot hold what ends it (`:` or `(`), so only one end is possible: the
+# greedy or possessive forms find the same one as the lazy forms they replaced, without
+# trying the rest after every character.
+@settings(max_examples=800, deadline=None)
+@given(line=lines_of("a.b", " ", ":", ": ", "(", ")", " (local-exec)", "(file", "): ", "Creating...", "Still x..."))
+@example("a (x (local-exec): Creating...")
+@example("a:b (local-exec): Creating...")
+def test_progress_pattern_reads_the_address_as_its_lazy_form(line: str) -> None:
+    lazy = re.compile(terraform_plan.PROGRESS_RE.pattern.replace(r"^(\S[^:(]*)", r"^(\S[^:(]*?)", 1))
+    assert lazy.pattern != terraform_plan.PROGRESS_RE.pattern
+    assert reading(terraform_plan.PROGRESS_RE.match(line)) == reading(lazy.match(line))
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=lines_of("a.b", " ", "(", ")", " (", "local-exec", "file", "): ", ":"))
+@example("a (x (local-exec): out")
+def test_provisioner_pattern_reads_the_address_as_its_lazy_form(line: str) -> None:
+    lazy = re.compile(r"^(\S[^(]*?) \((?:local-exec|remote-exec|file)\): ")
+    assert reading(terraform_plan.PROVISIONER_OUT_RE.match(line)) == reading(lazy.match(line))
+
+
+@settings(max_examples=500, deadline=None)
+@given(line=lines_of("a.b", " ", ":", ": ", "Creation", "Import", " complete after ", "1s"))
+@example("a:b: Creation complete after 1s")
+def test_complete_pattern_reads_the_address_as_its_lazy_form(line: str) -> None:
+    lazy = re.compile(r"^(\S[^:]*?): (?:Creation|Modifications|Destruction|Import) complete after ")
+    assert reading(terraform_plan.COMPLETE_RE.match(line)) == reading(lazy.match(line))

@@ -15,7 +15,7 @@ from tokenjuice.reduction.formatters._lintkit import Findings
 
 # `a.py:12: error: msg  [code]`, with optional columns (`a.py:12:5:` / `a.py:12:5:12:9:`)
 # or no line at all (`a.py: error: Duplicate module named "x"`).
-FINDING_RE = re.compile(r"^(?P<loc>[^\s:][^:]*?(?::\d+){0,4}): (?P<sev>error|note|warning): (?P<msg>.*)$")
+FINDING_RE = re.compile(r"^(?P<loc>[^\s:][^:]*+(?::\d+){0,4}): (?P<sev>error|note|warning): (?P<msg>.*)$")
 SUMMARY_RE = re.compile(
     r"^(?:Found \d+ errors? in \d+ files?|Success: no issues found|Daemon (?:started|stopped)|Restarting: )"
 )

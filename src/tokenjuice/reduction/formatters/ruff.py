@@ -20,7 +20,7 @@ from tokenjuice.reduction.formatters._lintkit import DiffFolder, Findings, looks
 
 # `F401 [*] msg`, `invalid-syntax: msg`, `unformatted: File would be reformatted`
 HEADER_RE = re.compile(r"^(?P<code>[A-Z]{1,6}\d{2,4}|[a-z][a-z-]*:)(?P<fix> \[\*\])? (?P<msg>\S.*)$")
-ARROW_RE = re.compile(r"^ *--> (?P<loc>\S.*?:\d+:\d+)$")
+ARROW_RE = re.compile(r"^ *--> (?P<loc>\S.*:\d+:\d+)$")
 # Concise / old full format: `app.py:1:8: F401 [*] msg`, `bad.py:1:7: invalid-syntax: msg`
 CONCISE_RE = re.compile(
     r"^(?P<loc>[^\s:][^:]*:\d+:\d+): (?P<code>[A-Z]{1,6}\d{2,4}|[a-z][a-z-]*:)(?P<fix> \[\*\])? (?P<msg>\S.*)$"

@@ -23,7 +23,7 @@ from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 
 # path:line:text (match) or path-line-text (context); the path has no whitespace.
-PATH_LINE_RE = re.compile(r"^([^\s:][^:\t]*?):(\d+):(.*)$")
+PATH_LINE_RE = re.compile(r"^([^\s:][^:\t]*+):(\d+):(.*)$")
 PATH_TEXT_RE = re.compile(r"^([^\s:][^:\t]*):(.*)$")
 CONTEXT_NUM_RE = re.compile(r"(\d+)-")
 COUNT_RE = re.compile(r"^(.+):(\d+)$")

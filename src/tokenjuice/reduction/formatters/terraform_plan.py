@@ -33,12 +33,12 @@ LEGEND_END_RE = re.compile(r"^(?:Terraform|OpenTofu) will perform the following 
 RESOURCE_OPEN_RE = re.compile(r'^\s*(?:[+~-]|-/\+|\+/-|<=) (?:resource|data) "[^"]+" "[^"]+" \{$')
 SUMMARY_RE = re.compile(r"^(?:Plan: \d+ to (?:add|import)|Apply complete! Resources:|Destroy complete! Resources:)")
 PROGRESS_RE = re.compile(
-    r"^(\S[^:(]*?)(?: \((?:local-exec|remote-exec|file|[\w-]+)\))?: "
+    r"^(\S[^:(]*)(?: \((?:local-exec|remote-exec|file|[\w-]+)\))?: "
     r"(?:Creating\.\.\.|Modifying\.\.\.|Destroying\.\.\.|Still [a-z]+\.\.\.|Creation complete|"
     r"Modifications complete|Destruction complete|Provisioning with |Executing: |Importing|Import complete)"
 )
-PROVISIONER_OUT_RE = re.compile(r"^(\S[^(]*?) \((?:local-exec|remote-exec|file)\): ")
-COMPLETE_RE = re.compile(r"^(\S[^:]*?): (?:Creation|Modifications|Destruction|Import) complete after ")
+PROVISIONER_OUT_RE = re.compile(r"^(\S[^(]*) \((?:local-exec|remote-exec|file)\): ")
+COMPLETE_RE = re.compile(r"^(\S[^:]*+): (?:Creation|Modifications|Destruction|Import) complete after ")
 CHANGE_RE = re.compile(r"^\s*~ .+ -> ")
 FORCES_RE = re.compile(r"# forces replacement")
 OPEN_RE = re.compile(r"[{\[(]$")
