@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
 
 from tests.helpers import lost, reduce_fixture
+from tests.reduction.formatters._forms import lines_of
+from tokenjuice.reduction.formatters import archive_listing
 
 
 @pytest.mark.parametrize(
@@ -52,3 +55,29 @@ def test_rsync_drops_are_counted_by_reason_in_the_order_they_first_occur() -> No
     # rsync prints each file's progress right after its name: the first progress line
     # comes before the third entry, the first one counted per directory.
     assert list(red.omitted) == ["progress", "entries (counted per directory)"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    line=lines_of(
+        "  adding: ",
+        "updating: ",
+        "a",
+        "/b c",
+        " ",
+        "(",
+        ")",
+        " (deflated 61%)",
+        " (stored 0%)",
+        " (in=12) (out=9)",
+        "deflated",
+        max_size=8,
+    )
+)
+@example("  adding:  (stored 0%)")
+@example("  adding: a (stored 0%) (deflated 5%)")
+@example("  adding: a (stored (x) 0%)")
+def test_zip_names_read_as_the_zip_pattern(line: str) -> None:
+    want = archive_listing.ZIP_RE.match(line)
+    head = archive_listing.ZIP_HEAD_RE.match(line)
+    assert (head and archive_listing._zip_name(head)) == (want and want.group(1))

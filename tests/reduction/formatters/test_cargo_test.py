@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import example, given, settings
 
+from tests.reduction.formatters._forms import lines_of
 from tests.reduction.formatters._testruns import UNRELATED, count, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import cargo_test
 
 FAMILY, RULE = "cargo-test", "tests/cargo-test"
 IDS = [
@@ -66,3 +69,18 @@ def test_passing_run_is_one_line() -> None:
 
 def test_unrelated_output_is_not_claimed() -> None:
     assert run_formatter("cargo-test", UNRELATED) is None
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    line=lines_of(
+        "test ", "tests::a", " ", " ... ", "...", "ok", "FAILED", "ignored", ", slow", "bench:", "x", max_size=8
+    )
+)
+@example("test  ... ok")
+@example("test a ... ignored, b ... ok")
+@example("test ... ok")
+@example("test a ... okay ... ok")
+def test_status_lines_read_as_the_status_pattern(line: str) -> None:
+    want = cargo_test.STATUS_RE.match(line)
+    assert cargo_test._status(line) == (want and want.group(2))

@@ -4,8 +4,11 @@ banner, Passed lines and framework frames go; totals on top."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
 
+from tests.reduction.formatters._forms import lines_of
 from tests.reduction.formatters._testruns import UNRELATED, count, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import dotnet_test
 
 FAMILY, RULE = "dotnet-test", "tests/dotnet-test"
 
@@ -33,3 +36,22 @@ def test_detailed_pass() -> None:
 
 def test_unrelated_output_is_not_claimed() -> None:
     assert run_formatter("dotnet-test", UNRELATED) is None
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    rest=lines_of(
+        "Ns.T.Case", "(1, 2)", " ", "\t", "[", "]", " [12 ms]", " [1 s]", "x", " in ", "/a.cs:line 3", max_size=8
+    ),
+    status=lines_of("Passed", "Failed", "NotRun", " ", max_size=2),
+)
+@example(rest="A [1 ms] [2 ms]", status="Failed")
+@example(rest="A [x] y [2 ms]", status="Failed")
+@example(rest="[2 ms]", status="Failed")
+def test_result_and_frame_lines_read_as_their_patterns(rest: str, status: str) -> None:
+    line = f"  {status} {rest}"
+    r, want = dotnet_test.RESULT_HEAD_RE.match(line), dotnet_test.RESULT_RE.match(line)
+    assert (r and (r.group(1), dotnet_test._name(r))) == (want and want.groups())
+    line = f"   at {rest}"
+    f, want = dotnet_test.FRAME_HEAD_RE.match(line), dotnet_test.FRAME_RE.match(line)
+    assert (f and dotnet_test._frame(f)) == (want and want.group(1))

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import example, given, settings
+
+from tests.reduction.formatters._forms import lines_of
 from tests.reduction.formatters._lint import UNRELATED, body, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import eslint, stylelint
 
 ITEM_RE = re.compile(r"^ {2}\d+:\d+ (?:error|warning) \S")
 
@@ -45,3 +49,26 @@ def test_clean_run_and_unrelated_output() -> None:
     _, red = reduced("eslint", "eslint-clean", "lint/eslint")
     assert red.text == ""
     assert run_formatter("eslint", UNRELATED) is None
+
+
+def _stylish(m: re.Match[str] | None) -> str | None:
+    if m is None:
+        return None
+    rule = m.group("rule")
+    return f"  {m.group('pos')} {m.group('sev')} {m.group('msg')}" + (f"  {rule}" if rule else "")
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    rest=lines_of("Unexpected", " ", "  ", "\t", "x", "no-console", "a  b", max_size=8),
+    sev=lines_of("error", "warning", "✖", "⚠", " ", max_size=2),
+)
+@example(rest="Bad  rule", sev="error")
+@example(rest="Bad \t  rule", sev="✖")
+@example(rest="Bad  two  rules", sev="warning")
+@example(rest="  rule", sev="error")
+def test_problem_lines_read_as_the_item_patterns(rest: str, sev: str) -> None:
+    line = f"  3:7  {sev}  {rest}"
+    for item, head in ((eslint.ESLINT_ITEM_RE, eslint.ESLINT_HEAD_RE), (stylelint.ITEM_RE, stylelint.HEAD_RE)):
+        got = head.match(line)
+        assert (got and eslint.item_text(got)) == _stylish(item.match(line)), line

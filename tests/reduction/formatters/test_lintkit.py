@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from hypothesis import example, given, settings
+
+from tests.reduction.formatters._forms import lines_of
 from tests.reduction.formatters._lint import run_formatter
+from tokenjuice.reduction.formatters import _lintkit
 from tokenjuice.reduction.formatters._lintkit import Findings
 
 LINES = [
@@ -60,3 +64,18 @@ def test_unified_diff_keeps_changes_and_drops_context_and_timestamps() -> None:
     assert fo is not None
     assert fo.lines == ["--- app.py", "@@ -1,4 +1,4 @@", "-x = {  'a':1 }", "+x = {'a': 1}", "would reformat app.py"]
     assert fo.omitted == {"diff headers": 1, "diff context": 2}
+
+
+@settings(max_examples=800, deadline=None)
+@given(rest=lines_of("a", "/x.py", " ", "\t", ":", ":before", ":after", "2024-01-01", "\u00a0", max_size=8))
+@example(rest=":before")
+@example(rest="a:before:before\tx")
+@example(rest="a:after")
+def test_header_paths_read_as_the_header_patterns(rest: str) -> None:
+    for mark, rx, read in (
+        ("--- ", _lintkit.DIFF_OLD_RE, _lintkit.old_path),
+        ("+++ ", _lintkit.DIFF_NEW_RE, _lintkit.new_path),
+    ):
+        for line in (mark + rest, mark[:-1] + rest, rest):
+            m = rx.match(line)
+            assert read(line) == (m and m.group(1)), line

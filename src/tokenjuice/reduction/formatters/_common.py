@@ -122,3 +122,13 @@ def matches_by_line(rx: re.Pattern[str], lines: list[str]) -> Iterator[tuple[int
         at += hay.count("\n", pos, m.start())
         pos = m.start()
         yield at, m
+
+
+def lazy_end(head: re.Match[str], ending: re.Pattern[str]) -> int:
+    """Where a lazy group `(.+?)(?:ENDING)?$` starting at the end of `head` would end:
+    at the leftmost match of `ending` (a pattern ending in `$`) after the group's first
+    character, else at the end of the line. One search, which `re` skips through to
+    where `ending` can start, where the lazy group tried it after every character."""
+    line = head.string
+    m = ending.search(line, head.end() + 1)
+    return len(line) if m is None else m.start()

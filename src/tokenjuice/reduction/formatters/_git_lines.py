@@ -37,6 +37,21 @@ def first_sentence(text: str) -> str:
     return head + "." if sep else text
 
 
+def stat_line(line: str) -> tuple[str, str] | None:
+    """A `--stat` line's path and change count (`12`, or `Bin 0 -> 1 bytes`).
+
+    What follows the count holds no `|`, so the bar before it is the line's last one;
+    the path is what comes before the blanks in front of it."""
+    if not line.startswith(" ") or len(line) < 2 or line[1].isspace():
+        return None
+    bar = line.rfind("|")
+    if bar < 2:
+        return None
+    end = len(line[:bar].rstrip())
+    tail = STAT_TAIL_RE.match(line, bar + 1) if end < bar else None
+    return None if tail is None else (line[1:end], tail.group(1))
+
+
 class Hints:
     """Condense `hint:` paragraphs to the first sentence of each run of hints.
 
@@ -69,7 +84,10 @@ class Hints:
 
 
 MODE_RE = re.compile(r"^ (create|delete) mode \d{6} (.+)$")
+# What `stat_line` reads (a test holds it to this): the lazy path tried the rest of the
+# pattern after every character.
 STAT_RE = re.compile(r"^ (\S.*?)\s+\|\s+(\d+|Bin [^|]*)(?: ([+-]+))?$")
+STAT_TAIL_RE = re.compile(r"\s+(\d+|Bin [^|]*)(?: [+-]+)?$")
 STAT_SUMMARY_RE = re.compile(r"^ \d+ files? changed")
 COULD_NOT_RE = re.compile(r"^(?:error: )?[Cc]ould not (apply|revert) ([0-9a-f]{7,40})\.\.\. ")
 SIGNAL_RE = re.compile(
@@ -131,9 +149,9 @@ class Outcome:
             elif items[0][0] == i:
                 pack(b, f"{m.group(1)}d ({len(items)})", items)
             return True
-        s = STAT_RE.match(line)
+        s = stat_line(line)
         if s:
-            b.keep(i, protect=True, text=f"{s.group(1)} | {s.group(2)}")
+            b.keep(i, protect=True, text=f"{s[0]} | {s[1]}")
             return True
         if STAT_SUMMARY_RE.match(line) or SIGNAL_RE.match(line) or line.startswith("\t"):
             b.keep(i, protect=True)

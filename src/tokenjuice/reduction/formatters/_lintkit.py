@@ -160,8 +160,33 @@ def _emit_locations(b: Builder, rest: list[tuple[str, tuple[int, ...]]]) -> None
 
 # ------------------------------------------------------------------ unified diffs
 
+# What `_header_path` reads (a test holds it to these); the lazy path tried both optional
+# parts after every character of the line.
 DIFF_OLD_RE = re.compile(r"^--- (\S.*?)(?::before)?(?:\t.*)?$")
 DIFF_NEW_RE = re.compile(r"^\+\+\+ (\S.*?)(?::after)?(?:\t.*)?$")
+
+
+def _header_path(line: str, mark: str, label: str) -> str | None:
+    """The path of a diff header line (`--- a/x.py\t2024-…`, ruff's `+++ x.py:after`):
+    what follows `mark`, up to a tab, without `label` just before it or the end."""
+    if not line.startswith(mark) or len(line) == len(mark) or line[len(mark)].isspace():
+        return None
+    start = len(mark)
+    end = line.find("\t", start)
+    end = len(line) if end < 0 else end
+    if end - len(label) > start and line.startswith(label, end - len(label)):
+        end -= len(label)
+    return line[start:end]
+
+
+def old_path(line: str) -> str | None:
+    return _header_path(line, "--- ", ":before")
+
+
+def new_path(line: str) -> str | None:
+    return _header_path(line, "+++ ", ":after")
+
+
 HUNK_RE = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 
 
@@ -189,15 +214,15 @@ class DiffFolder:
         # Each header pattern starts with its own literal: most lines need no regex.
         if line.startswith("--- "):
             nxt = self.lines[i + 1] if i + 1 < len(self.lines) else ""
-            m = DIFF_OLD_RE.match(line)
-            if m and DIFF_NEW_RE.match(nxt):
+            path = old_path(line)
+            if path is not None and new_path(nxt) is not None:
                 self.paired = i + 1
                 self.in_hunk = False
                 self.files += 1
-                self.out.keep(i, protect=True, text=f"--- {m.group(1)}")
+                self.out.keep(i, protect=True, text=f"--- {path}")
                 return True
         elif line.startswith("+++ "):
-            if i == self.paired or (DIFF_NEW_RE.match(line) and i > 0 and DIFF_OLD_RE.match(self.lines[i - 1])):
+            if i == self.paired or (new_path(line) is not None and i > 0 and old_path(self.lines[i - 1]) is not None):
                 self.out.drop(i, "diff headers")
                 return True
         elif line.startswith("@@ ") and HUNK_RE.match(line):
@@ -222,4 +247,4 @@ class DiffFolder:
 
 
 def looks_like_diff(lines: list[str]) -> bool:
-    return any(HUNK_RE.match(line) for line in lines) and any(DIFF_OLD_RE.match(line) for line in lines)
+    return any(HUNK_RE.match(line) for line in lines) and any(old_path(line) is not None for line in lines)

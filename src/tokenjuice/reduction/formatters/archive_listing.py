@@ -15,14 +15,18 @@ from itertools import compress
 
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
-from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters._common import Builder, lazy_end
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 TAR_V_RE = re.compile(r"^[-dlcbpsh][rwxsStT-]{9}\S*\s+\S+\s+(\d+)\s+\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)? (.+)$")
+# What `_zip_name` reads (a test holds it to this): its lazy name tried the note after
+# every character.
 ZIP_RE = re.compile(r"^\s*(?:adding|updating|freshening): (.+?)(?: \((?:deflated|stored|in=)[^)]*\))?$")
+ZIP_HEAD_RE = re.compile(r"^\s*(?:adding|updating|freshening): (?=.)")
+ZIP_NOTE_RE = re.compile(r" \((?:deflated|stored|in=)[^)]*\)$")
 UNZIP_RE = re.compile(r"^\s*(?:inflating|extracting|creating|linking|testing|exploding): (.+?)(?:\s+OK)?\s*$")
 UNZIP_L_RE = re.compile(r"^\s*(\d+)\s+\d{2,4}-\d\d-\d{2,4} \d\d:\d\d\s+(.+)$")
 UNZIP_V_RE = re.compile(
@@ -131,15 +135,21 @@ def _entries(lines: list[str], idx: list[int], style: str) -> dict[int, tuple[st
         for rx in (UNZIP_V_RE, UNZIP_L_RE):
             hit, ms, idx = _split(rx.match, lines, idx)
             found.update({i: (m.group(2), int(m.group(1))) for i, m in zip(hit, ms, strict=True)})
-        for rx in (ZIP_RE, UNZIP_RE):
-            hit, ms, idx = _split(rx.match, lines, idx)
-            found.update({i: (m.group(1).strip(), None) for i, m in zip(hit, ms, strict=True)})
+        hit, ms, idx = _split(ZIP_HEAD_RE.match, lines, idx)
+        found.update({i: (_zip_name(m).strip(), None) for i, m in zip(hit, ms, strict=True)})
+        hit, ms, idx = _split(UNZIP_RE.match, lines, idx)
+        found.update({i: (m.group(1).strip(), None) for i, m in zip(hit, ms, strict=True)})
     else:
         for i in idx:
             ln = lines[i]
             if ln and ": " not in ln and len(ln) <= 4096 and not PLAIN_SKIP_RE.search(ln):
                 found[i] = ln, None
     return dict(sorted(found.items())) if len(found) > len(tar) else found
+
+
+def _zip_name(head: re.Match[str]) -> str:
+    """The name on a `zip` line whose start `head` matched, without its note."""
+    return head.string[head.end() : lazy_end(head, ZIP_NOTE_RE)]
 
 
 def _link_source(name: str) -> str:

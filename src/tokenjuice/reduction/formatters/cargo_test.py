@@ -21,7 +21,10 @@ PROGRESS_RE = re.compile(
     r"^\s*(?:Compiling|Finished|Running|Doc-tests|Blocking|Downloaded|Downloading|Updating|Locking|Fresh|Checking)\s"
 )
 RUNNING_RE = re.compile(r"^running \d+ tests?$")
+# What `_status` reads (a test holds it to this): the lazy name tried the rest after every
+# character.
 STATUS_RE = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$")
+STATUS_TAIL_RE = re.compile(r" \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$")
 BLOCK_RE = re.compile(r"^---- (.+) (stdout|stderr) ----$")
 RESULT_RE = re.compile(
     r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out"
@@ -39,21 +42,27 @@ OUTPUT_TAIL = 3
 MAX_FRAMES = 3
 
 
+def _status(line: str) -> str | None:
+    """The outcome on a `test name ... ok` line: after the leftmost ` ... ` that leads to
+    one (the name is at least one character)."""
+    st = STATUS_TAIL_RE.search(line, 6) if line.startswith("test ") else None
+    return None if st is None else st.group(1)
+
+
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
     b = Builder(lines, fi.weights)
     totals = [0, 0, 0]  # passed, failed, ignored
     targets = failed_targets = 0
     last_result = -1
-    for i, line in enumerate(lines):
-        r = RESULT_RE.match(line)
-        if r:
-            targets += 1
-            failed_targets += r.group(1) == "FAILED"
-            totals[0] += int(r.group(2))
-            totals[1] += int(r.group(3))
-            totals[2] += int(r.group(4))
-            last_result = i
+    results = {i: r for i, r in enumerate(map(RESULT_RE.match, lines)) if r}
+    for i, r in results.items():
+        targets += 1
+        failed_targets += r.group(1) == "FAILED"
+        totals[0] += int(r.group(2))
+        totals[1] += int(r.group(3))
+        totals[2] += int(r.group(4))
+        last_result = i
     saw = targets > 0
     section: str | None = None  # "details", "list", "block"
     message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
@@ -66,8 +75,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     panic = RustPanic(b, message, MAX_FRAMES, flush)
 
     for i, line in enumerate(lines):
-        r = RESULT_RE.match(line)
-        if r:
+        if i in results:
             flush()
             section = panic.state = None
             if i == last_result:
@@ -121,10 +129,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if PROGRESS_RE.match(line) or RUNNING_RE.match(line):
             b.drop(i, "progress")
             continue
-        st = STATUS_RE.match(line)
-        if st:
+        status = _status(line)
+        if status is not None:
             saw = True
-            status = st.group(2)
             if status == "FAILED":
                 b.drop(i, "status lines")  # its ---- block (or the rerun hint) follows
             else:

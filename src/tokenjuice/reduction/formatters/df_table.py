@@ -44,7 +44,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         m = PCT_RE.search(line)
         pct = int(m.group(1)) if m else -1
-        image = bool(READ_ONLY_IMAGE_RE.search(line))
+        # the pattern's `\b` makes `re` try every position: searched only where it can match
+        image = ("squashfs" in line or line.startswith("/dev/loop")) and bool(READ_ONLY_IMAGE_RE.search(line))
         if pct >= full_at and not image and m:
             near_full.append(f"{m.group(2)} {pct}%")
             b.keep(i, protect=True)

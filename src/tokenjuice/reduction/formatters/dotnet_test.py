@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
-from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters._common import Builder, lazy_end
 from tokenjuice.reduction.formatters.testrun_common import Run, add_counts
 
 BANNER_RE = re.compile(
@@ -22,9 +22,15 @@ BANNER_RE = re.compile(
     r"\d+ Warning\(s\)|\d+ Error\(s\)|Time Elapsed|Results File:|Test run in progress)"
 )
 ADAPTER_RE = re.compile(r"^\[(?:xUnit\.net|NUnit|MSTest)[^\]]*\]")
+# What `RESULT_HEAD_RE` with `_name` and `FRAME_HEAD_RE` with `_frame` read (a test holds
+# them to these): a lazy name tried the optional ending after every character.
 RESULT_RE = re.compile(r"^\s+(Passed|Failed|Skipped|NotRun)\s+(\S.*?)(?:\s+\[[^\]]*\])?$")
+RESULT_HEAD_RE = re.compile(r"^\s+(Passed|Failed|Skipped|NotRun)\s+(?=\S)")
+DURATION_RE = re.compile(r"\s+\[[^\]]*\]$")  # ` [12 ms]` ending a result line
 LABEL_RE = re.compile(r"^\s+(Error Message|Stack Trace|Standard Output Messages|Standard Error Messages|Debug Trace):$")
 FRAME_RE = re.compile(r"^\s+at (\S.*?)(?: in (\S.*:line \d+))?$")
+FRAME_HEAD_RE = re.compile(r"^\s+at (?=\S)")
+SOURCE_RE = re.compile(r" in \S.*:line \d+$")  # ` in /src/A.cs:line 12` ending a frame
 FRAMEWORK_RE = re.compile(r"^(?:System\.|Microsoft\.|Xunit\.|NUnit\.|MSTest\.|Castle\.|Moq\.|lambda_method)")
 SUMMARY_RE = re.compile(r"^(Failed!|Passed!|Skipped!)\s+-\s+(Failed:.*)$")
 SUMMARY_COUNT_RE = re.compile(r"(Failed|Passed|Skipped|Total):\s+(\d+)")
@@ -38,6 +44,16 @@ MESSAGE_TAIL = 3
 OUTPUT_HEAD = 3
 OUTPUT_TAIL = 3
 MAX_FRAMES = 3
+
+
+def _name(head: re.Match[str]) -> str:
+    """The test name on a result line, without its duration."""
+    return head.string[head.end() : lazy_end(head, DURATION_RE)]
+
+
+def _frame(head: re.Match[str]) -> str:
+    """The method of a stack frame line, without its source location."""
+    return head.string[head.end() : lazy_end(head, SOURCE_RE)]
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
@@ -64,7 +80,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             add_counts(b.facts, [(n, k) for k, n in SUMMARY_COUNT_RE.findall(s.group(2))])
             continue
         dt = DETAILED_RE.match(line)
-        if dt and not RESULT_RE.match(line):
+        if dt and not RESULT_HEAD_RE.match(line):
             flush()
             saw = True
             label = None
@@ -85,14 +101,14 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if ADAPTER_RE.match(line):
             b.drop(i, "adapter output")
             continue
-        r = RESULT_RE.match(line)
+        r = RESULT_HEAD_RE.match(line)
         if r:
             flush()
             saw = True
             label = None
             status = r.group(1)
             if status == "Failed":
-                b.keep(i, protect=True, text=f"Failed {r.group(2)}")
+                b.keep(i, protect=True, text=f"Failed {_name(r)}")
             else:
                 b.drop(i, "passed" if status == "Passed" else "skipped")
             continue
@@ -108,9 +124,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
                 b.drop(i, "labels")
             continue
         if label == "Stack Trace":
-            f = FRAME_RE.match(line)
+            f = FRAME_HEAD_RE.match(line)
             if f:
-                if FRAMEWORK_RE.match(f.group(1)) or frames >= MAX_FRAMES:
+                if FRAMEWORK_RE.match(_frame(f)) or frames >= MAX_FRAMES:
                     b.drop(i, "library frames")
                 else:
                     frames += 1

@@ -17,8 +17,8 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
+from tokenjuice.reduction.formatters._git_lines import stat_line
 
-STAT_RE = re.compile(r"^ (\S.*?)\s+\|\s+(\d+|Bin [^|]*)(?: ([+-]+))?$")
 STAT_SUMMARY_RE = re.compile(r"^ \d+ files? changed")
 WORD_CHANGE_RE = re.compile(r"\[-|-\]|\{\+|\+\}")
 KEEP_HEADER = (
@@ -75,7 +75,7 @@ def format_diff(lines: list[str], weights: list[int], context: int = 0, *, words
     if not lines:
         return None
     b = Builder(lines, weights)
-    if not any(line.startswith((*DIFF_START, "@@")) or STAT_RE.match(line) for line in lines):
+    if not any(line.startswith((*DIFF_START, "@@")) or stat_line(line) for line in lines):
         # --name-only, --name-status, --numstat, --check, --shortstat: every line counts.
         for i in range(len(lines)):
             b.keep(i, protect=True)
@@ -149,9 +149,9 @@ def emit_diff(b: Builder, lines: list[str], start: int, end: int, context: int =
         elif line.startswith(KEEP_HEADER):
             b.keep(i, protect=True)
         else:
-            m = STAT_RE.match(line)
-            if m:
-                b.keep(i, protect=True, text=f"{m.group(1)} | {m.group(2)}")
+            s = stat_line(line)
+            if s:
+                b.keep(i, protect=True, text=f"{s[0]} | {s[1]}")
             else:
                 b.keep(i, protect=bool(STAT_SUMMARY_RE.match(line)))
     return stats

@@ -11,7 +11,8 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.git_diff import STAT_RE, STAT_SUMMARY_RE
+from tokenjuice.reduction.formatters._git_lines import stat_line
+from tokenjuice.reduction.formatters.git_diff import STAT_SUMMARY_RE
 
 COMMIT_RE = re.compile(r"^(?:[*|\\/ ]+)?commit ([0-9a-f]{7,64})(?: (\(.*\)))?$")
 GRAPH_ONLY_RE = re.compile(r"^[*|\\/_ .-]+$")
@@ -86,8 +87,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.group([*(j for j, _ in shown), i], text, protect=True)
             _drop_stat_files(b, stat_files[STAT_FILES_SHOWN:])
             stat_files = []
-        elif st := STAT_RE.match(stripped):
-            stat_files.append((i, st.group(1).strip()))
+        elif st := stat_line(stripped):
+            stat_files.append((i, st[0].strip()))
         elif not stripped.strip() or GRAPH_ONLY_RE.match(line):
             b.drop(i, "blank")
         else:

@@ -51,7 +51,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
                 name = m.group(1)
             elif in_metadata and (m := NS_RE.match(ln)):
                 ns = m.group(1)
-            elif (m := IMAGE_RE.match(ln)) and m.group(1) not in images:
+            elif "image:" in ln and (m := IMAGE_RE.match(ln)) and m.group(1) not in images:
                 images.append(m.group(1))
         if not kind:
             for j in range(lo, hi):

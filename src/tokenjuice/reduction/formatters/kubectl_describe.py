@@ -16,7 +16,7 @@ from tokenjuice.reduction import signals
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 
-KEY_RE = re.compile(r"^(\s*)([A-Za-z][\w .()/-]*?):(?:\s|$)")
+KEY_RE = re.compile(r"^(\s*)([A-Za-z][\w .()/-]*+):(?:\s|$)")
 # Fields whose line (and every more-indented or continuation line under it) goes.
 DROP_BLOCKS = frozenset(
     {
