@@ -52,3 +52,45 @@ def test_clean_rebase_is_its_success_line() -> None:
 def test_stat_lines_read_as_the_stat_pattern(line: str) -> None:
     want = _git_lines.STAT_RE.match(line)
     assert _git_lines.stat_line(line) == (want and want.group(1, 2))
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    line=lines_of(
+        "error",
+        "fatal",
+        "warning",
+        "CONFLICT",
+        "Automatic merge failed",
+        "ssh",
+        "Permission denied",
+        "remote: ",
+        "Aborting",
+        "error: ",
+        "Could not ",
+        "could not ",
+        "apply ",
+        "revert ",
+        "abc1234",
+        "... ",
+        "Rebasing (",
+        "1/2)",
+        " 3 files changed",
+        " 1 file changed",
+        ": ",
+        " ",
+        "x",
+        max_size=6,
+    )
+)
+def test_outcome_patterns_are_tried_only_where_their_literal_is(line: str) -> None:
+    # Outcome.feed checks these literals before the patterns: each must be in every
+    # line its pattern matches.
+    if _git_lines.SIGNAL_RE.match(line):
+        assert line.startswith(_git_lines.SIGNAL_STARTS)
+    if _git_lines.COULD_NOT_RE.match(line):
+        assert "ould not " in line
+    if _git_lines.STAT_SUMMARY_RE.match(line):
+        assert "changed" in line
+    if _git_lines.PROGRESS_RE.match(line):
+        assert line.startswith("Rebasing (")

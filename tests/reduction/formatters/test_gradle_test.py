@@ -4,8 +4,11 @@ PASSED events, JVM warnings about gradle's worker and help go; counts on top."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
 
+from tests.reduction.formatters._forms import lines_of
 from tests.reduction.formatters._testruns import UNRELATED, count, reduced, run_formatter, signals
+from tokenjuice.reduction.formatters import gradle_test
 
 FAMILY, RULE = "gradle-test", "tests/gradle-test"
 IDS = [
@@ -48,3 +51,39 @@ def test_pass() -> None:
 
 def test_unrelated_output_is_not_claimed() -> None:
     assert run_formatter("gradle-test", UNRELATED) is None
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    line=lines_of(
+        "12",
+        " tests completed",
+        " test completed",
+        ", 2 failed",
+        ", 1 skipped",
+        "BUILD ",
+        "SUCCESSFUL",
+        "FAILED",
+        " in ",
+        "3s",
+        "* ",
+        "Try",
+        "Get more help at",
+        "a.BTest",
+        " > ",
+        "case()",
+        " PASSED",
+        " STANDARD_OUT",
+        " ",
+        max_size=7,
+    )
+)
+def test_line_patterns_are_tried_only_where_their_literal_is(line: str) -> None:
+    # the formatter checks these literals first: each must be on every line its pattern matches
+    for rx, has in (
+        (gradle_test.COMPLETED_RE, "completed" in line),
+        (gradle_test.VERDICT_RE, line.startswith("BUILD ")),
+        (gradle_test.TRY_RE, line.startswith("* ")),
+        (gradle_test.EVENT_RE, " > " in line),
+    ):
+        assert has or not rx.match(line), rx.pattern

@@ -94,6 +94,18 @@ SIGNAL_RE = re.compile(
     r"^(?:error|fatal|warning|CONFLICT|Automatic merge failed|ssh|Permission denied|remote: (?:error|fatal)|Aborting)\b"
 )
 PROGRESS_RE = re.compile(r"^Rebasing \(\d+/\d+\)$")
+# the words SIGNAL_RE begins with
+SIGNAL_STARTS = (
+    "error",
+    "fatal",
+    "warning",
+    "CONFLICT",
+    "Automatic merge failed",
+    "ssh",
+    "Permission denied",
+    "remote: ",
+    "Aborting",
+)
 MODE_GROUP_MIN = 4
 
 
@@ -109,30 +121,31 @@ class Outcome:
     - hints keep their first sentence.
     """
 
-    __slots__ = ("b", "hints", "modes", "seen_could_not")
+    __slots__ = ("b", "hints", "mode_at", "modes", "seen_could_not")
 
     def __init__(self, b: Builder, lines: list[str]) -> None:
         self.b = b
         self.hints = Hints()
         self.seen_could_not: set[str] = set()
+        self.mode_at = {i: m for i, m in enumerate(map(MODE_RE.match, lines)) if m}
         self.modes: dict[str, list[tuple[int, str]]] = {}
-        for i, line in enumerate(lines):
-            m = MODE_RE.match(line)
-            if m:
-                self.modes.setdefault(m.group(1), []).append((i, m.group(2)))
+        for i, m in self.mode_at.items():
+            self.modes.setdefault(m.group(1), []).append((i, m.group(2)))
 
     def feed(self, i: int, line: str) -> bool:
-        """Handle line i; False when the caller should decide (not an outcome line)."""
+        """Handle line i (`line`, of the lines the outcome was made with); False when the
+        caller should decide (not an outcome line). Each pattern is tried only on lines
+        holding its literal: most lines are none of these."""
         b = self.b
         if self.hints.feed(b, i, line):
             return True
         if line.startswith("Auto-merging "):
             b.drop(i, "auto-merging")
             return True
-        if PROGRESS_RE.match(line):
+        if line.startswith("Rebasing (") and PROGRESS_RE.match(line):
             b.drop(i, "progress")
             return True
-        c = COULD_NOT_RE.match(line)
+        c = COULD_NOT_RE.match(line) if "ould not " in line else None
         if c:
             key = c.group(1) + c.group(2)
             if key in self.seen_could_not:
@@ -141,7 +154,7 @@ class Outcome:
                 self.seen_could_not.add(key)
                 b.keep(i, protect=True)
             return True
-        m = MODE_RE.match(line)
+        m = self.mode_at.get(i)
         if m:
             items = self.modes[m.group(1)]
             if len(items) < MODE_GROUP_MIN:
@@ -153,7 +166,11 @@ class Outcome:
         if s:
             b.keep(i, protect=True, text=f"{s[0]} | {s[1]}")
             return True
-        if STAT_SUMMARY_RE.match(line) or SIGNAL_RE.match(line) or line.startswith("\t"):
+        if (
+            ("changed" in line and STAT_SUMMARY_RE.match(line))
+            or (line.startswith(SIGNAL_STARTS) and SIGNAL_RE.match(line))
+            or line.startswith("\t")
+        ):
             b.keep(i, protect=True)
             return True
         return False

@@ -51,7 +51,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
 
     for i, line in enumerate(lines):
         stripped = line.strip()
-        c = COMPLETED_RE.match(stripped)
+        # each pattern tried only where its literal is: most lines are events or output
+        c = COMPLETED_RE.match(stripped) if "completed" in stripped else None
         if c:
             output.flush()
             saw = True
@@ -59,13 +60,13 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.headline_from(i, stripped)
             add_counts(b.facts, [(c.group(1), "tests"), (c.group(2) or "0", "failed"), (c.group(3) or "0", "skipped")])
             continue
-        v = VERDICT_RE.match(stripped)
+        v = VERDICT_RE.match(stripped) if stripped.startswith("BUILD ") else None
         if v:
             output.flush()
             in_try = False
             b.headline_from(i, f"BUILD {v.group(1)}")
             continue
-        if TRY_RE.match(stripped):
+        if stripped.startswith("* ") and TRY_RE.match(stripped):
             output.flush()
             in_try = True
             b.drop(i, "gradle hints")
@@ -76,7 +77,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             else:
                 b.drop(i, "gradle hints")
                 continue
-        e = EVENT_RE.match(stripped)
+        e = EVENT_RE.match(stripped) if " > " in stripped else None
         if e:
             output.flush()
             saw = True
