@@ -142,7 +142,7 @@ def _entries(lines: list[str], idx: list[int], style: str) -> dict[int, tuple[st
     else:
         for i in idx:
             ln = lines[i]
-            if ln and ": " not in ln and len(ln) <= 4096 and not PLAIN_SKIP_RE.match(ln):
+            if ln and ": " not in ln and len(ln) <= 4096 and not PLAIN_SKIP_RE.search(ln):
                 found[i] = ln, None
     return dict(sorted(found.items())) if len(found) > len(tar) else found
 

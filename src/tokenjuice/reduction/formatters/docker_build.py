@@ -82,7 +82,7 @@ def _buildkit(fi: FormatInput) -> FormatOutput:
     out_idx = [i for idx in outputs.values() for i in idx]
     out_text = [TIMED_RE.sub("", VERTEX_RE.match(lines[i]).group(2), count=1) for i in out_idx]  # type: ignore[union-attr]
     loud = {out_idx[k] for k in signals.find(out_text, locations=False)}
-    loud.update(i for i, t in zip(out_idx, out_text, strict=True) if ERROR_RE.match(t))
+    loud.update(i for i, t in zip(out_idx, out_text, strict=True) if ERROR_RE.search(t))
     timed = set(out_idx)
 
     b = Builder(lines, fi.weights)
@@ -192,4 +192,4 @@ def _classic(fi: FormatInput) -> FormatOutput:
 
 
 def _is_error(text: str) -> bool:
-    return ERROR_RE.match(text) is not None or signals.is_error_or_warning(text)
+    return ERROR_RE.search(text) is not None or signals.is_error_or_warning(text)
