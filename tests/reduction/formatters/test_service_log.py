@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import load, lost, reduce_fixture
@@ -46,8 +46,6 @@ def _reference_level(text: str) -> tuple[str, int]:
 
 @settings(max_examples=1000, deadline=None)
 @given(text=st.lists(LEVEL_PIECES, max_size=10).map("".join))
-@example("SERVERERROR then warn")
-@example("_INFO x1LEVEL=debug level=info")
 def test_level_lookup_is_the_case_insensitive_search(text: str) -> None:
     assert service_log._level(text) == _reference_level(text)
 

@@ -132,23 +132,3 @@ def lazy_end(head: re.Match[str], ending: re.Pattern[str]) -> int:
     line = head.string
     m = ending.search(line, head.end() + 1)
     return len(line) if m is None else m.start()
-
-
-def word_char(c: str) -> bool:
-    """Is `c` a word character (what `re` means by it: alphanumeric or `_`)."""
-    return c.isalnum() or c == "_"
-
-
-def search_word_start(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """The leftmost match of `rx` where a word starts, as `\b` before `rx` would find
-    it, for a pattern whose matches all begin with a word character. `re` cannot skip
-    ahead to a leading `\b` and tries it at every position; led by its literals, the
-    pattern is searched at their places only, and the word start checked on the few
-    matches (another alternative at the same place would fail it too)."""
-    m = rx.search(text)
-    while m is not None:
-        at = m.start()
-        if at == 0 or not word_char(text[at - 1]):
-            return m
-        m = rx.search(text, at + 1)
-    return None

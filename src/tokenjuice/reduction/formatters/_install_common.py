@@ -7,7 +7,7 @@ names into a few lines, and shortening a long inline version list to its newest 
 from __future__ import annotations
 
 from tokenjuice import _re as re
-from tokenjuice.reduction.formatters._common import Builder, search_word_start, word_char
+from tokenjuice.reduction.formatters._common import Builder
 
 LIST_LINE_CHARS = 600  # a folded package list is split into lines of about this size
 
@@ -32,16 +32,33 @@ _ERROR_NAMES_RE = re.compile(r"(?:Error|Exception):|E\d{3,}\b")
 _WARN_WORDS_RE = re.compile(r"(?:Warn(?:ing)?s?|warn(?:ing)?s?|WARN(?:ING)?|Deprecat\w*|deprecat\w*|DEPRECAT\w*)\b")
 
 
+def _word(c: str) -> bool:
+    """Is `c` a word character (what `re` means by it: alphanumeric or `_`)."""
+    return c.isalnum() or c == "_"
+
+
+def _at_word_start(rx: re.Pattern[str], line: str) -> bool:
+    """Does `rx` match somewhere that a word starts (the leftmost match that does not
+    follow a word character; another alternative at the same place would follow it too)."""
+    m = rx.search(line)
+    while m is not None:
+        at = m.start()
+        if at == 0 or not _word(line[at - 1]):
+            return True
+        m = rx.search(line, at + 1)
+    return False
+
+
 def errorish(line: str) -> bool:
     """`ERRORISH_RE.search(line) is not None`, faster."""
-    if search_word_start(_ERROR_WORDS_RE, line) is not None:
+    if _at_word_start(_ERROR_WORDS_RE, line):
         return True
     m = _ERROR_NAMES_RE.search(line)
     while m is not None:
         at = m.start()
         if line[at + 1] != "r" and line[at + 1] != "x":
             return True  # E123
-        if at > 0 and word_char(line[at - 1]):
+        if at > 0 and _word(line[at - 1]):
             return True  # KeyError:
         m = _ERROR_NAMES_RE.search(line, at + 1)
     return False
@@ -49,7 +66,7 @@ def errorish(line: str) -> bool:
 
 def warnish(line: str) -> bool:
     """`WARNISH_RE.search(line) is not None`, faster."""
-    return search_word_start(_WARN_WORDS_RE, line) is not None
+    return _at_word_start(_WARN_WORDS_RE, line)
 
 
 def wrap_items(prefix: str, items: list[str], sep: str = " ", width: int = LIST_LINE_CHARS) -> list[str]:

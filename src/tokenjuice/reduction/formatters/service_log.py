@@ -16,7 +16,7 @@ from collections import deque
 from tokenjuice import _re as re
 from tokenjuice.reduction import signals
 from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
-from tokenjuice.reduction.formatters._common import Builder, matches_by_line, search_word_start
+from tokenjuice.reduction.formatters._common import Builder, matches_by_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,12 +36,6 @@ LEVEL_RE = re.compile(
 _LEVEL_UPPER_RE = re.compile(
     r"\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|CRITICAL|CRIT|FATAL|PANIC|ALERT|EMERG)\b"
     r"|\bLEVEL=(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|PANIC)\b"
-)
-# ... and that without its leading `\b`s, for `search_word_start` (a test holds the two
-# to the same answers)
-_LEVEL_WORDS_RE = re.compile(
-    r"(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|CRITICAL|CRIT|FATAL|PANIC|ALERT|EMERG)\b"
-    r"|LEVEL=(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|PANIC)\b"
 )
 COMPONENT_RE = re.compile(r"\[([A-Za-z][\w.\-/]*)\]")
 MARK_RE = re.compile(r"^\s*[\^~]+\s*$")
@@ -236,7 +230,7 @@ def _starts(line: str, syslog: bool) -> bool:
 
 def _level(text: str) -> tuple[str, int]:
     """The first level word in `text` (upper-cased; "" for none) and where it ends."""
-    m = search_word_start(_LEVEL_WORDS_RE, text.upper()) if text.isascii() else LEVEL_RE.search(text)
+    m = _LEVEL_UPPER_RE.search(text.upper()) if text.isascii() else LEVEL_RE.search(text)
     return ((m.group(1) or m.group(2)).upper(), m.end()) if m else ("", 0)
 
 
