@@ -26,14 +26,16 @@ CONTEXT_RE = re.compile(r"^(?:In (?:function|member|class) |At top level:)")
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
     lines = fi.lines
     argv = getattr(fi.cmd, "argv", None) or ()
-    pretty = "--pretty" in argv or any(CARET_RE.match(line) for line in lines)
+    pretty = "--pretty" in argv or any(map(CARET_RE.match, lines))
     # First pass: which finding each wrapped continuation line (pretty mode) belongs to.
     joined: dict[int, str] = {}
+    found: dict[int, re.Match[str]] = {}
     cont: dict[int, int] = {}
     last: int | None = None
-    for i, line in enumerate(lines):
-        if FINDING_RE.match(line):
+    for i, (line, m) in enumerate(zip(lines, map(FINDING_RE.match, lines), strict=True)):
+        if m:
             joined[i] = line
+            found[i] = m
             last = i
         elif pretty and last is not None and line and not line.startswith(" ") and not SUMMARY_RE.match(line):
             joined[last] += " " + line.strip()
@@ -46,8 +48,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     for i, line in enumerate(lines):
         text = joined.get(i)
         if text is not None:
-            m = FINDING_RE.match(line)
-            assert m is not None
+            m = found[i]
             loc = m.group("loc")
             if CONTEXT_RE.match(m.group("msg")) and ":" not in loc:
                 out.context(i)  # `a.py: note: In function "f":` introduces what follows
