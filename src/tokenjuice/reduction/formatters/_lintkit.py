@@ -168,7 +168,8 @@ DIFF_NEW_RE = re.compile(r"^\+\+\+ (\S.*?)(?::after)?(?:\t.*)?$")
 
 def _header_path(line: str, mark: str, label: str) -> str | None:
     """The path of a diff header line (`--- a/x.py\t2024-…`, ruff's `+++ x.py:after`):
-    what follows `mark`, up to a tab, without `label` just before it or the end."""
+    what follows `mark` up to the first tab (or the end of the line), less a `label`
+    right before that; None when `line` is no such header."""
     if not line.startswith(mark) or len(line) == len(mark) or line[len(mark)].isspace():
         return None
     start = len(mark)
