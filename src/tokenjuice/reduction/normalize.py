@@ -5,16 +5,20 @@ from __future__ import annotations
 from tokenjuice import _re as re
 
 # Patterns are compiled on first use (`re` keeps them): most outputs need none of them.
-# CSI (incl. 8-bit), OSC (hyperlinks, titles; BEL or ST terminated), DCS/SOS/PM/APC
-# strings, and two-byte escapes. An unterminated OSC loses only its introducer.
-_ANSI = (
-    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
-    r"|\x1b[PX^_][^\x1b]*\x1b\\"
-    r"|\x1b[@-Z\\-_]"
-    r"|\x1b[()*+][0-~]"
-    r"|\x1b[=>78c]"
+# CSI, OSC (hyperlinks, titles; BEL or ST terminated), DCS/SOS/PM/APC strings, and
+# two-byte escapes. An unterminated OSC loses only its introducer. Led by one literal,
+# which `re` scans for: a pattern whose first branch begins with a group makes it try
+# the whole alternation at every position (twice the instructions on colored output).
+_ANSI_7BIT = (
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"
+    r"|\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    r"|[PX^_][^\x1b]*\x1b\\"
+    r"|[@-Z\\-_]"
+    r"|[()*+][0-~]"
+    r"|[=>78c])"
 )
+# With the 8-bit CSI, for text that holds one (`re` then scans for either character).
+_ANSI = _ANSI_7BIT + r"|\x9b[0-?]*[ -/]*[@-~]"
 _OVERSTRIKE = r"[^\x08\n]\x08"
 # Cursor movement that redraws earlier lines (docker/npm/cargo progress displays).
 _CURSOR = r"\x1b\[(\d*)([ABFEGHKJ])|\r|\n"
@@ -29,7 +33,7 @@ def strip_ansi(text: str) -> str:
         return text
     if "\x1b[" in text and has_redraw(text):
         text = _replay_cursor(text)
-    return re.sub(_ANSI, "", text)
+    return re.sub(_ANSI if "\x9b" in text else _ANSI_7BIT, "", text)
 
 
 _REDRAW = r"\x1b\[\d*[AF]"
