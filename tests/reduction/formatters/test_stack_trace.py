@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import example, given, settings
 
 from tests.helpers import lost, reduce_fixture
+from tests.reduction.formatters._forms import lines_of
+from tokenjuice.reduction.formatters import stack_trace
 
 
 @pytest.mark.parametrize(
@@ -44,3 +49,29 @@ def test_node_errors(fid: str) -> None:
 def test_node_internal_frames_counted() -> None:
     _fx, red = reduce_fixture("node-error", "node-type-error")
     assert "internal frames" in red.text
+
+
+# The library-frame patterns as they were written, with their start-anchored alternatives.
+_PY_LIB_ANCHORED = re.compile(r"/(?:site|dist)-packages/|/lib/python\d(?:\.\d+)?/|^<frozen |^<string>$")
+_JS_LIB_ANCHORED = re.compile(r"\(node:|^\s+at node:|/node_modules/|\(<anonymous>\)$|\(native\)$")
+
+
+@settings(max_examples=600, deadline=None)
+@given(lines_of("<frozen ", "<string>", "\n", "/lib/python3", ".11", "/", "site", "dist", "-packages/", "x", " "))
+@example("<string>\n")
+@example("<frozen importlib._bootstrap>")
+@example("<frozen>")
+def test_python_library_files_as_the_anchored_pattern_found(path: str) -> None:
+    assert stack_trace._py_lib(path) is (_PY_LIB_ANCHORED.search(path) is not None)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    lines_of(
+        "    ", "\t", "at ", "node:", "(node:", "internal", "/node_modules/", "(<anonymous>)", "(native)", "x", "\n"
+    )
+)
+@example("    at node:internal/main:1:2")
+@example("x    at node:internal")
+def test_js_library_frames_as_the_anchored_pattern_found(line: str) -> None:
+    assert stack_trace._js_lib(line) is (_JS_LIB_ANCHORED.search(line) is not None)

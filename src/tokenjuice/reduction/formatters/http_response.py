@@ -60,6 +60,22 @@ WGET_QUIET_RE = re.compile(
 WGET_ERROR_RE = re.compile(
     r"(?i:\berror\b|failed|unable|cannot|refused|broken|not found|denied|timed out|no such|unsupported)"
 )
+# Held by every match of WGET_ERROR_RE in an ASCII line, lower-cased: `re` tries a
+# case-insensitive alternation at every position of a line (100,000 instructions on a
+# progress line), these are found in C.
+_WGET_ERROR_WORDS = (
+    "error",
+    "failed",
+    "unable",
+    "cannot",
+    "refused",
+    "broken",
+    "not found",
+    "denied",
+    "timed out",
+    "no such",
+    "unsupported",
+)
 
 HTML_SNIFF_RE = re.compile(r"^\s*(?:<!--.*?-->\s*)?<(?:!doctype html|html|head|body)\b", re.IGNORECASE | re.DOTALL)
 # Rendered HTML aims at this share of the page, at least HTML_FULL_CHARS (a short page
@@ -314,9 +330,16 @@ def _wget_blocks(lines: list[str], kinds: list[str]) -> dict[int, _WgetBlock]:
         if sv:
             cur.saved = sv.group(2)
             continue
-        if WGET_ERROR_RE.search(line):
+        if _wget_error(line):
             cur.error = True
     return blocks
+
+
+def _wget_error(line: str) -> bool:
+    """`WGET_ERROR_RE.search(line) is not None`; most lines hold none of its words."""
+    if line.isascii() and not any(map(line.lower().__contains__, _WGET_ERROR_WORDS)):
+        return False
+    return WGET_ERROR_RE.search(line) is not None
 
 
 def _wget_line(b: Builder, i: int, line: str, blocks: dict[int, _WgetBlock]) -> None:
@@ -340,4 +363,4 @@ def _wget_line(b: Builder, i: int, line: str, blocks: dict[int, _WgetBlock]) -> 
     if WGET_QUIET_RE.match(line) or not line.strip():
         b.drop(i, "request log")
         return
-    b.keep(i, protect=bool(WGET_ERROR_RE.search(line)))
+    b.keep(i, protect=_wget_error(line))

@@ -25,16 +25,30 @@ PY_CHAIN_RE = re.compile(
 PY_FRAME_RE = re.compile(r'^(\s*)File "([^"]+)", line (\d+)(?:, in (.+))?$')
 PY_REPEAT_RE = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 PY_MARK_RE = re.compile(r"^\s*[\^~]+\s*$")
-PY_LIB_RE = re.compile(r"/(?:site|dist)-packages/|/lib/python\d(?:\.\d+)?/|^<frozen |^<string>$")
+# Library frames. The path patterns start with a literal character, which `re` scans
+# for; what must sit at the start of the text is checked apart (`_py_lib`, `_js_lib`):
+# an alternative led by `^` made `re` try the whole alternation at every position.
+PY_LIB_RE = re.compile(r"/(?:site|dist)-packages/|/lib/python\d(?:\.\d+)?/")
 PY_EXC_RE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Fault)\b|^[A-Za-z_][\w.]*: ")
 
 JS_AT_RE = re.compile(r"^(\s+)at ")
-JS_LIB_RE = re.compile(r"\(node:|^\s+at node:|/node_modules/|\(<anonymous>\)$|\(native\)$")
+JS_LIB_RE = re.compile(r"\(node:|/node_modules/|\(<anonymous>\)$|\(native\)$")
+JS_NODE_AT_RE = re.compile(r"\s+at node:")
 JS_ERROR_RE = re.compile(
     r"^\s*(?:\[cause\]: |Uncaught )?(?:[A-Z]\w*(?:Error|Exception)|Error|AssertionError \[\w+\])\b"
 )
 JS_SITE_RE = re.compile(r"^(?:node:internal/\S+|/\S+|[A-Za-z]:\\\S+|file:///\S+):\d+$")
 JS_BANNER_RE = re.compile(r"^Node\.js v\d+")
+
+
+def _py_lib(path: str) -> bool:
+    """A Python frame's file in an installed package, the standard library or frozen code."""
+    return PY_LIB_RE.search(path) is not None or path.startswith("<frozen ") or path in ("<string>", "<string>\n")
+
+
+def _js_lib(line: str) -> bool:
+    """A JS `at …` frame in Node's internals or a dependency."""
+    return JS_LIB_RE.search(line) is not None or JS_NODE_AT_RE.match(line) is not None
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
@@ -78,7 +92,7 @@ def _python(b: Builder, lines: list[str], start: int) -> int:
             while j < n and lines[j].startswith("    ") and not PY_FRAME_RE.match(lines[j]):
                 body.append(j)
                 j += 1
-            frames.append((i, body, PY_LIB_RE.search(m.group(2)) is not None))
+            frames.append((i, body, _py_lib(m.group(2))))
             i = j
             continue
         if PY_REPEAT_RE.match(lines[i]):
@@ -221,10 +235,10 @@ def _frames(b: Builder, lines: list[str], i: int) -> int:
     k = 0
     while k < len(frames):
         idx = frames[k]
-        lib = JS_LIB_RE.search(lines[idx]) is not None
+        lib = _js_lib(lines[idx])
         if lib and k != 0:
             run = [idx]
-            while k + len(run) < len(frames) and JS_LIB_RE.search(lines[frames[k + len(run)]]):
+            while k + len(run) < len(frames) and _js_lib(lines[frames[k + len(run)]]):
                 run.append(frames[k + len(run)])
             indent = JS_AT_RE.match(lines[idx]).group(1)  # type: ignore[union-attr]
             tail = " {" if lines[run[-1]].rstrip().endswith("{") else ""
