@@ -22,9 +22,17 @@ from tokenjuice.reduction.formatters._common import Builder
 _SHAPE_RE = re.compile(r"(?=[\d\"'a-f])(?:\b[0-9a-f]*\d[0-9a-f]*\b|\d+|\"[^\"\n]*\"|'[^'\n]*')")
 # The same matches in ASCII text, where `\d` is `[0-9]`: a hex word with a digit is hex
 # letters up to its first digit, then hex; nothing to backtrack into (twice as fast).
-_ASCII_SHAPE_RE = re.compile(r"(?=[\d\"'a-f])(?:\b[a-f]*+\d[0-9a-f]*+\b|\d++|\"[^\"\n]*+\"|'[^'\n]*+')")
-_SPACE_RE = re.compile(r"[^\S\n]+")
-_SPACE_RUN_RE = re.compile(" {2,}")
+# Led by a character class, which `re` scans for in C (a leading lookahead still costs a
+# match attempt at every position); each alternative then tells by the character it
+# follows whether it applies.
+_ASCII_SHAPE_RE = re.compile(
+    r"[0-9a-f\"'](?:(?<=\b[0-9])[0-9a-f]*+\b|(?<=\b[a-f])[a-f]*+[0-9][0-9a-f]*+\b|(?<=[0-9])[0-9]*+"
+    r"|(?<=\")[^\"\n]*+\"|(?<=')[^'\n]*+')"
+)
+# Blank runs, their first character spelled out: a pattern that starts with a repeat
+# gives `re` nothing to scan for, so it tries every position (four times the work).
+_SPACE_RE = re.compile(r"[^\S\n][^\S\n]*")
+_SPACE_RUN_RE = re.compile("  +")
 # The ASCII characters `\s` matches besides the space and the newline.
 _OTHER_SPACE = ("\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 _TRACE_START_RE = re.compile(r"Traceback \(most recent call last\)|^\s*goroutine \d+ \[|panic: ")
