@@ -15,7 +15,8 @@ from tokenjuice.reduction.formatters._common import Builder
 HEADER_RE = re.compile(
     r"^\s*(?:USER|UID|PID)\b.*\bPID\b.*?\b(?:COMMAND|CMD|ARGS)\s*$|^\s*PID\b.*\b(?:COMMAND|CMD|ARGS)\s*$"
 )
-DIGITS_RE = re.compile(r"\d+")
+# The first digit spelled out: `re` scans for it (a leading repeat made it try every position).
+DIGITS_RE = re.compile(r"\d\d*")
 KTHREAD_RE = re.compile(r"^\[.*\]$")
 
 SMALL = 40  # tables this short pass unchanged
