@@ -60,9 +60,9 @@ WGET_QUIET_RE = re.compile(
 WGET_ERROR_RE = re.compile(
     r"(?i:\berror\b|failed|unable|cannot|refused|broken|not found|denied|timed out|no such|unsupported)"
 )
-# Held by every match of WGET_ERROR_RE in an ASCII line, lower-cased: `re` tries a
-# case-insensitive alternation at every position of a line (100,000 instructions on a
-# progress line), these are found in C.
+# Every match of WGET_ERROR_RE in an ASCII line holds one of these once the line is
+# lower-cased. `re` tries its case-insensitive alternation at every position of a line
+# (100,000 instructions on a progress line); `in` looks for these first, in C.
 _WGET_ERROR_WORDS = (
     "error",
     "failed",
