@@ -22,6 +22,20 @@ def tokenjuice() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "tokenjuice"]
 
 
+def as_typed() -> str:
+    """How a person in the repository types this tokenjuice (`.venv/bin/tokenjuice`)."""
+    exe = tokenjuice()
+    if len(exe) == 1:
+        path = Path(exe[0]).resolve()
+        if shutil.which("tokenjuice") and Path(shutil.which("tokenjuice") or "").resolve() == path:
+            return "tokenjuice"
+        try:
+            return str(path.relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return str(path)
+    return " ".join(exe)
+
+
 def show(title: str, cmd: list[str]) -> None:
     raw = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     raw_text = raw.stdout + raw.stderr
@@ -40,14 +54,18 @@ def show(title: str, cmd: list[str]) -> None:
     if "tokenjuice cat " in last:
         aid = last.rsplit("tokenjuice cat ", 1)[1].rstrip("]")
         back = subprocess.run([*tokenjuice(), "cat", aid], capture_output=True)
-        same = back.stdout == (raw.stdout + raw.stderr).encode() or len(back.stdout) >= len(raw_text.encode()) * 0.95
-        print(f"full output: `tokenjuice cat {aid}` gives back {len(back.stdout):,} bytes" + ("" if same else " (!)"))
+        whole = sorted(back.stdout.splitlines()) == sorted(raw_text.encode().splitlines())
+        print(
+            f"read the dropped lines back: {as_typed()} cat {aid}  "
+            f"({len(back.stdout):,} bytes, {'every raw line' if whole else 'NOT the raw output'})"
+        )
 
 
 def main() -> int:
-    os.environ.setdefault("TOKENJUICE_HOME", str(REPO / ".tokenjuice-work" / "demo-home"))
     show("pytest -v demo/", [sys.executable, "-m", "pytest", "-v", "-o", "addopts=", "-p", "no:cacheprovider", "demo/"])
     show("git log --stat -n 60", ["git", "--no-pager", "log", "--stat", "-n", "60"])
+    if as_typed() != "tokenjuice":
+        print(f"\n`tokenjuice` is not on your PATH: run it as {as_typed()}, or `source .venv/bin/activate` first.")
     return 0
 
 

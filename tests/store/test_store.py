@@ -268,7 +268,7 @@ def test_stats_discover_ls_prune_doctor_cli(tmp_path: Path) -> None:
         tj("wrap", "--", sys.executable, str(script), home=home, env=env)
     tj("wrap", "--", sys.executable, "-c", "print('\\n'.join(f'row {i} ok' for i in range(3000)))", home=home, env=env)
     out = tj("stats", home=home).stdout.decode()
-    assert "3 reductions, 1 sessions" in out
+    assert "3 reductions, 1 session," in out
     assert "including re-sends" in out
     assert "saved tokens by family" in out
     js = json.loads(tj("stats", "--by", "command", "--format", "json", home=home).stdout)
@@ -279,7 +279,8 @@ def test_stats_discover_ls_prune_doctor_cli(tmp_path: Path) -> None:
     assert tj("stats", "--html", str(html_path), home=home).returncode == 0
     page = html_path.read_text()
     assert page.startswith("<!doctype html>") and "<svg" in page and "<script" not in page
-    assert "python" in tj("discover", home=home).stdout.decode()
+    # The generic path saved nearly all of these: nothing for discover to flag.
+    assert tj("discover", home=home).stdout.decode().startswith("nothing to improve")
     listing = tj("ls", "--session", "agent-7", home=home).stdout.decode()
     assert "stored outputs" in listing
     assert tj("ls", "--session", "nobody", home=home).stdout.decode().startswith("no stored outputs")

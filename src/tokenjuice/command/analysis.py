@@ -317,11 +317,18 @@ def _analyze_argv(argv: list[str], info: CommandInfo, cwd: str | None, depth: in
             return  # a shell body was analyzed recursively
         argv = nxt
     info.argv = tuple(argv)
+    if argv and ("$" in argv[0] or "`" in argv[0]):
+        # `$(for …)`, `$CMD`: which program runs is only known when the shell expands it.
+        info.steps.append(f"the program is an expansion ({argv[0][:30]})")
+        _mark_compound(info, "program name comes from an expansion")
+        return
     info.program = program_name(argv[0]) if argv else ""
     info.subcommand = _subcommand(info.program.lower(), argv)
 
 
 def _subcommand(program: str, argv: list[str]) -> str | None:
+    """The first positional argument when it reads as a subcommand word (`build`, `s3`,
+    `run-script`), not a file, a path, a number or `-`."""
     if len(argv) < 2:
         return None
     opts = tables.GLOBAL_VALUE_OPTS.get(program, frozenset())
@@ -338,7 +345,10 @@ def _subcommand(program: str, argv: list[str]) -> str | None:
             i += 2 if a in opts else 1
             continue
         break
-    return argv[i] if i < len(argv) else None
+    word = argv[i] if i < len(argv) else ""
+    if word[:1].isalpha() and word.isascii() and word.replace("-", "").replace("_", "").replace(":", "").isalnum():
+        return word
+    return None
 
 
 def _unwrap_once(name: str, argv: list[str], info: CommandInfo, cwd: str | None, depth: int) -> list[str] | str | None:

@@ -13,6 +13,8 @@ from tokenjuice.rules.rule import LAYER_RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from tokenjuice.command import CommandInfo
     from tokenjuice.rules.loader import RuleSet
     from tokenjuice.rules.rule import Rule
@@ -101,77 +103,84 @@ def match(rule: Rule, mi: MatchInput, *, output: bool = True) -> Candidate | Non
     """
     reasons: list[str] = []
     score = 0
-    cmd = mi.cmd
-    if cmd.compound and not (rule.content_only or rule.is_empty_match):
-        return None
-    if rule.tool_names is not None:
-        if mi.tool_name not in rule.tool_names:
+    for ok, weight, text in _criteria(rule, mi, output=output):
+        if not ok:
             return None
-        score += W_TOOL
-        reasons.append(f"tool {mi.tool_name}")
-    if rule.argv0 is not None:
-        hit = next((p for p in mi.programs if p in rule.argv0), None)
-        if hit is None:
-            return None
-        score += W_ARGV0
-        reasons.append(f"argv0 {hit}")
-    if rule.git_subcommands is not None:
-        if cmd.program.lower() != "git" or cmd.subcommand not in rule.git_subcommands:
-            return None
-        score += W_GIT_SUB + (0 if rule.argv0 else W_ARGV0)
-        reasons.append(f"git {cmd.subcommand}")
-    if rule.subcommands is not None:
-        if cmd.subcommand not in rule.subcommands:
-            return None
-        score += W_SUBCOMMAND
-        reasons.append(f"subcommand {cmd.subcommand}")
-    if rule.argv_includes is not None:
-        for group in rule.argv_includes:
-            if not all(cmd.has_token(t) for t in group):
-                return None
-            score += W_TOKEN * len(group)
-        reasons.append("argv has " + " + ".join(" ".join(g) for g in rule.argv_includes))
-    if rule.argv_includes_any is not None:
-        best = [g for g in rule.argv_includes_any if all(cmd.has_token(t) for t in g)]
-        if not best:
-            return None
-        group = max(best, key=len)
-        score += W_TOKEN * len(group)
-        reasons.append("argv has " + " ".join(group))
-    if rule.argv_excludes is not None:
-        bad = next((t for t in rule.argv_excludes if cmd.has_token(t)), None)
-        if bad is not None:
-            return None
-        score += W_EXCLUDE
-    if rule.command_includes:
-        if not all(_has_term(mi.command_lower, t) for t in rule.command_includes):
-            return None
-        score += W_TERM * len(rule.command_includes)
-        reasons.append("command has " + ", ".join(rule.command_includes))
-    if rule.command_includes_any:
-        hits = [t for t in rule.command_includes_any if _has_term(mi.command_lower, t)]
-        if not hits:
-            return None
-        score += W_TERM
-        reasons.append("command has " + hits[0])
-    if rule.exit_codes is not None:
-        if mi.exit_code not in rule.exit_codes:
-            return None
-        score += W_EXIT
-        reasons.append(f"exit code {mi.exit_code}")
-    if rule.command_regex is not None:
-        if not _search(rule.command_regex, cmd.text):
-            return None
-        score += W_COMMAND_REGEX
-        reasons.append("command matches regex")
-    if rule.output_regex is not None:
-        if output and not _search(rule.output_regex, mi.sniff):
-            return None
-        score += W_OUTPUT_REGEX
-        reasons.append("output matches regex")
+        score += weight
+        if text:
+            reasons.append(text)
     if not reasons:
         reasons.append("matches every command")
     return Candidate(rule, score, reasons)
+
+
+def _criteria(rule: Rule, mi: MatchInput, *, output: bool = True) -> Iterator[tuple[bool, int, str]]:
+    """Each criterion the rule sets, in order: (met, weight, the reason it matched or
+    why it did not). `match` stops at the first unmet one; near misses count them all."""
+    cmd = mi.cmd
+    if cmd.compound and not (rule.content_only or rule.is_empty_match):
+        yield False, 0, f"compound command ({cmd.compound_reason})"
+    if rule.tool_names is not None:
+        ok = mi.tool_name in rule.tool_names
+        yield (
+            ok,
+            W_TOOL,
+            f"tool {mi.tool_name}" if ok else f"tool name {mi.tool_name!r} not in {sorted(rule.tool_names)}",
+        )
+    if rule.argv0 is not None:
+        hit = next((p for p in mi.programs if p in rule.argv0), None)
+        yield (
+            hit is not None,
+            W_ARGV0,
+            f"argv0 {hit}" if hit else f"program {cmd.program!r} not in {sorted(rule.argv0)}",
+        )
+    if rule.git_subcommands is not None:
+        ok = cmd.program.lower() == "git" and cmd.subcommand in rule.git_subcommands
+        why = (
+            f"git {cmd.subcommand}"
+            if ok
+            else f"git subcommand {cmd.subcommand!r} not in {sorted(rule.git_subcommands)}"
+        )
+        yield ok, W_GIT_SUB + (0 if rule.argv0 else W_ARGV0), why
+    if rule.subcommands is not None:
+        ok = cmd.subcommand in rule.subcommands
+        why = (
+            f"subcommand {cmd.subcommand}" if ok else f"subcommand {cmd.subcommand!r} not in {sorted(rule.subcommands)}"
+        )
+        yield ok, W_SUBCOMMAND, why
+    if rule.argv_includes is not None:
+        for group in rule.argv_includes:
+            missing = [t for t in group if not cmd.has_token(t)]
+            yield not missing, W_TOKEN * len(group), "" if not missing else f"argv lacks {' '.join(missing)}"
+        yield True, 0, "argv has " + " + ".join(" ".join(g) for g in rule.argv_includes)
+    if rule.argv_includes_any is not None:
+        best = [g for g in rule.argv_includes_any if all(cmd.has_token(t) for t in g)]
+        widest = max(best, key=len) if best else ()
+        why = (
+            "argv has " + " ".join(widest)
+            if best
+            else "argv has none of " + " | ".join(" ".join(g) for g in rule.argv_includes_any)
+        )
+        yield bool(best), W_TOKEN * len(widest), why
+    if rule.argv_excludes is not None:
+        bad = next((t for t in rule.argv_excludes if cmd.has_token(t)), None)
+        yield bad is None, W_EXCLUDE, "" if bad is None else f"argv has the excluded {bad}"
+    if rule.command_includes:
+        missing = [t for t in rule.command_includes if not _has_term(mi.command_lower, t)]
+        why = "command has " + ", ".join(rule.command_includes) if not missing else f"command lacks {missing[0]}"
+        yield not missing, W_TERM * len(rule.command_includes), why
+    if rule.command_includes_any:
+        hits = [t for t in rule.command_includes_any if _has_term(mi.command_lower, t)]
+        yield bool(hits), W_TERM, "command has " + hits[0] if hits else "command has none of its terms"
+    if rule.exit_codes is not None:
+        ok = mi.exit_code in rule.exit_codes
+        yield ok, W_EXIT, f"exit code {mi.exit_code}" + ("" if ok else f" not in {sorted(rule.exit_codes)}")
+    if rule.command_regex is not None:
+        ok = _search(rule.command_regex, cmd.text)
+        yield ok, W_COMMAND_REGEX, "command matches regex" if ok else "command does not match its regex"
+    if rule.output_regex is not None:
+        ok = not output or _search(rule.output_regex, mi.sniff)
+        yield ok, W_OUTPUT_REGEX, "output matches regex" if ok else "output does not match its regex"
 
 
 def _search(spec: object, text: str) -> bool:
@@ -218,36 +227,15 @@ def rank(ruleset: RuleSet, mi: MatchInput) -> list[Candidate]:
 
 
 def explain_misses(ruleset: RuleSet, mi: MatchInput, limit: int = 5) -> list[tuple[Rule, str]]:
-    """Near misses: rules for this program that did not match, and the first reason."""
-    misses: list[tuple[Rule, str]] = []
-    by_prog = [r for r in ruleset.candidates(mi.programs) if r.argv0 or r.git_subcommands]
-    for rule in by_prog:
-        if match(rule, mi) is not None:
+    """Near misses: rules for this program that did not match, closest first (fewest
+    unmet criteria, then the highest score of the ones met), with the first reason."""
+    ranked: list[tuple[int, int, str, Rule, str]] = []
+    for rule in ruleset.candidates(mi.programs):
+        if not (rule.argv0 or rule.git_subcommands) or match(rule, mi) is not None:
             continue
-        misses.append((rule, _first_failure(rule, mi)))
-        if len(misses) >= limit:
-            break
-    return misses
-
-
-def _first_failure(rule: Rule, mi: MatchInput) -> str:
-    cmd = mi.cmd
-    if cmd.compound and not rule.content_only:
-        return f"compound command ({cmd.compound_reason})"
-    if rule.tool_names is not None and mi.tool_name not in rule.tool_names:
-        return f"tool name {mi.tool_name!r} not in {sorted(rule.tool_names)}"
-    if rule.git_subcommands is not None and cmd.subcommand not in rule.git_subcommands:
-        return f"git subcommand {cmd.subcommand!r} not in {sorted(rule.git_subcommands)}"
-    if rule.subcommands is not None and cmd.subcommand not in rule.subcommands:
-        return f"subcommand {cmd.subcommand!r} not in {sorted(rule.subcommands)}"
-    for group in rule.argv_includes or ():
-        missing = [t for t in group if not cmd.has_token(t)]
-        if missing:
-            return f"argv lacks {' '.join(missing)}"
-    if rule.argv_includes_any is not None:
-        return "argv has none of " + " | ".join(" ".join(g) for g in rule.argv_includes_any)
-    if rule.argv_excludes is not None:
-        return "argv has an excluded token"
-    if rule.exit_codes is not None and mi.exit_code not in rule.exit_codes:
-        return f"exit code {mi.exit_code} not in {sorted(rule.exit_codes)}"
-    return "command or output criteria not met"
+        checks = list(_criteria(rule, mi))
+        unmet = [why for ok, _, why in checks if not ok]
+        met = sum(weight for ok, weight, _ in checks if ok)
+        ranked.append((len(unmet), -met, rule.id, rule, unmet[0]))
+    ranked.sort(key=lambda r: r[:3])
+    return [(rule, why) for _, _, _, rule, why in ranked[:limit]]

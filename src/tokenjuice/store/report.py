@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 LOW_SAVINGS_RATIO = 0.65
+# The generic path "already saved nearly everything" below this kept ratio.
+GENERIC_GOOD_RATIO = 0.25
+# Findings smaller than this (tokens still reaching the model, and per run) are not
+# worth a rule: a few hundred tokens cost less than the rule's upkeep.
+MIN_AT_STAKE = 500
+MIN_TOKENS_PER_RUN = 250
 FALLBACK_ID = "generic/fallback"
 
 
@@ -172,6 +178,8 @@ def discover(records: Iterable[dict[str, Any]], limit: int = 20) -> list[Finding
             rules.setdefault(rule, Group(rule)).add(rec, 1)
     out: list[Finding] = []
     for sig, g in generic.items():
+        if g.ratio <= GENERIC_GOOD_RATIO or not _worth_it(g):
+            continue
         if "compound" in sig:
             hint = "a compound command (pipe/chain) takes the generic path; run the tools separately"
         elif modes[sig] <= {"passthrough", "capped"}:
@@ -180,10 +188,12 @@ def discover(records: Iterable[dict[str, Any]], limit: int = 20) -> list[Finding
                 "see docs/rules.md) or ask the tool for less (quiet flags, filters)"
             )
         else:
-            hint = f"no rule: write one (tokenjuice explain -- {sig}; see docs/rules.md)"
+            hint = (
+                f"the generic path keeps {g.ratio:.0%}: write a rule (tokenjuice explain -- {sig}; see docs/rules.md)"
+            )
         out.append(Finding("no-rule", sig, g, hint))
     for rule, g in rules.items():
-        if g.ratio >= LOW_SAVINGS_RATIO:
+        if g.ratio >= LOW_SAVINGS_RATIO and _worth_it(g):
             hint = (
                 f"keeps {g.ratio:.0%} of its output: check the rule's skip/keep patterns against real "
                 f"output (tokenjuice explain), or prefer the tool's quiet or summary flags"
@@ -191,6 +201,10 @@ def discover(records: Iterable[dict[str, Any]], limit: int = 20) -> list[Finding
             out.append(Finding("low-savings", rule, g, hint))
     out.sort(key=lambda f: (-f.at_stake, f.kind, f.name))
     return out[:limit]
+
+
+def _worth_it(g: Group) -> bool:
+    return g.red_tok >= MIN_AT_STAKE and g.raw_tok >= MIN_TOKENS_PER_RUN * g.runs
 
 
 def parse_since(value: str) -> float:

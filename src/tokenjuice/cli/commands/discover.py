@@ -15,7 +15,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tokenjuice.cli.commands.stats import load
-    from tokenjuice.store.report import LOW_SAVINGS_RATIO, discover
+    from tokenjuice.store.report import LOW_SAVINGS_RATIO, MIN_AT_STAKE, discover
 
     records = load(args)
     findings = discover(records, limit=max(args.limit, 1))
@@ -29,9 +29,12 @@ def run(args: argparse.Namespace) -> int:
         w("no reductions recorded yet\n")
         return 0
     if not findings:
-        w(f"nothing to improve: every recorded command met a rule that keeps under {LOW_SAVINGS_RATIO:.0%}\n")
+        w(
+            f"nothing to improve: every command worth a rule (at least {MIN_AT_STAKE} tokens kept) "
+            f"keeps under {LOW_SAVINGS_RATIO:.0%} of its output\n"
+        )
         return 0
-    w(f"{'':12} {'runs':>5} {'tokens kept':>12} {'kept %':>7}  command or rule\n")
+    w(f"{'finding':12} {'runs':>5} {'tokens kept':>12} {'kept %':>7}  command or rule\n")
     for f in findings:
         label = "no rule" if f.kind == "no-rule" else "saves little"
         w(f"{label:12} {f.runs:>5} {f.at_stake:>12,} {100 * f.ratio:>6.0f}%  {f.name}\n")

@@ -11,11 +11,15 @@ from tokenjuice.cli.main import UserError
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--command", "-c", metavar="CMD", help="the command line (instead of -- CMD …)")
-    p.add_argument("--exit-code", "-e", type=_io.exit_code_arg, default=0, metavar="N")
+    p.add_argument(
+        "--exit-code", "-e", type=_io.exit_code_arg, default=0, metavar="N", help="its exit code (default 0)"
+    )
     p.add_argument(
         "--output", "-o", metavar="FILE", help="its output, to show output-based matching, density and the reduction"
     )
-    p.add_argument("--tool-name", default="exec", metavar="NAME")
+    p.add_argument(
+        "--tool-name", default="exec", metavar="NAME", help="the agent tool that ran it, for toolNames rules (exec)"
+    )
     p.add_argument("--cwd", metavar="DIR", help="directory the command runs in")
     p.add_argument("--json", action="store_true", help="machine-readable result")
     p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD …")
@@ -40,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("explain needs a command: tokenjuice explain -- CMD [ARGS…]")
     output = _io.decode(_io.read_bytes(args.output)) if args.output else ""
     run_ = ToolRun(tool_name=args.tool_name, command=command, cwd=args.cwd, combined=output, exit_code=args.exit_code)
-    reducer = Reducer(cwd=args.cwd)
+    # Explaining is not using: nothing goes into the ledger that `stats` reads.
+    reducer = Reducer(cwd=args.cwd, record=False)
     cmd = with_script_from_output(analyze(command, None, args.cwd), output)
     sel = reducer.select(run_, cmd, rank_all=True)
     mi = MatchInput(run_.tool_name, cmd, run_.exit_code, output)
@@ -88,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         for step in cmd.steps:
             w(f"  · {step}\n")
     w(f"effective:  {cmd.text or '(none)'}\n")
-    w(f"program:    {cmd.program or '-'}   subcommand: {cmd.subcommand or '-'}\n")
+    w(f"program:    {cmd.program or '(none)'}" + (f"   subcommand: {cmd.subcommand}" if cmd.subcommand else "") + "\n")
     if cmd.compound:
         w(f"compound:   {cmd.compound_reason} → only output-based rules may apply\n")
     rule = sel.rule
@@ -110,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{'; '.join(c.reasons)}\n"
             )
     if misses:
-        w("\nnear misses (same program, did not match):\n")
+        w("\nnear misses (same program, closest first: fewest unmet criteria):\n")
         for r, why in misses:
             w(f"  {r.id:32} {why}\n")
     if rho is not None:

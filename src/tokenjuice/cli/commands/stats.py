@@ -62,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
         f"{time.strftime('%Y-%m-%d', time.localtime(summary.first_ts))} to "
         f"{time.strftime('%Y-%m-%d', time.localtime(summary.last_ts))}"
     )
-    w(f"{t.runs:,} reductions, {summary.sessions} sessions, {period}; tokens: {', '.join(summary.tokenizers)}\n\n")
+    w(
+        f"{_plural(t.runs, 'reduction')}, {_plural(summary.sessions, 'session')}, {period}; "
+        f"tokens: {', '.join(summary.tokenizers)}\n\n"
+    )
     w(
         f"  saved {_n(t.saved)} of {_n(t.raw_tok)} tokens ({t.saved_pct:.1f}%); "
         f"{_n(t.resend_saved)} prompt tokens including re-sends\n"
@@ -74,17 +77,20 @@ def run(args: argparse.Namespace) -> int:
             f"{g.name[:28]:28} {g.runs:>6} {_n(g.raw_tok):>9} {_n(g.red_tok):>9} {g.saved_pct:>7.1f}% "
             f"{_n(g.resend_saved):>12}\n"
         )
-    fam = Summary(records, "family") if args.by != "family" else summary
-    top = [g for g in fam.groups if g.saved > 0][:12]
+    top = [g for g in summary.groups if g.saved > 0][: max(args.limit, 1)]
     if top:
-        w("\nsaved tokens by family\n")
+        w(f"\nsaved tokens by {args.by}\n")
         peak = max(g.saved for g in top)
         for g in top:
             bar = "█" * max(1, round(BAR_WIDTH * g.saved / peak))
-            w(f"  {g.name[:18]:18} {bar} {_n(g.saved)}\n")
+            w(f"  {g.name[:28]:28} {bar} {_n(g.saved)}\n")
     if args.html:
         w(f"\nHTML report: {args.html}\n")
     return 0
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def _n(v: int) -> str:
