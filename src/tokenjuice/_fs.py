@@ -53,13 +53,14 @@ def _create_temp(directory: str) -> tuple[int, str]:
     raise FileExistsError(f"no free temporary name in {directory}")
 
 
-def which(name: str) -> str | None:
-    """`shutil.which(name)` on POSIX: the first executable file `name` in the PATH
-    directories (or `name` itself when it has a directory part). `shutil` imports the
-    bz2 and lzma modules, the largest import of a hook call, for this one lookup."""
+def which(name: str, path: str | None = None) -> str | None:
+    """`shutil.which(name, path=path)` on POSIX: the first executable file `name` in the
+    PATH directories (or `name` itself when it has a directory part). `shutil` imports
+    the bz2 and lzma modules, the largest import of a hook call, for this one lookup."""
     if os.path.dirname(name):
         return name if _runnable(name) else None
-    path = os.environ.get("PATH")
+    if path is None:
+        path = os.environ.get("PATH")
     if path is None:
         try:
             path = os.confstr("CS_PATH")

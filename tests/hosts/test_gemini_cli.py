@@ -42,14 +42,14 @@ def test_install_user_settings_and_gemini_cli_home(
 
 
 def test_answer_merges_only_the_command(tmp_path: Path) -> None:
-    out = HOST.handle(payload("go test ./...", tmp_path))
+    out = HOST.handle(payload("git log --oneline", tmp_path))
     assert out == {
         "hookSpecificOutput": {
             "hookEventName": "BeforeTool",
             "tool_input": {"command": out["hookSpecificOutput"]["tool_input"]["command"]},
         }  # type: ignore[index]
     }
-    assert out["hookSpecificOutput"]["tool_input"]["command"].endswith(" wrap -- go test ./...")  # type: ignore[index]
+    assert out["hookSpecificOutput"]["tool_input"]["command"].endswith(" wrap -- git log --oneline")  # type: ignore[index]
     assert HOST.handle({**payload("make", tmp_path), "tool_name": "read_file"}) is None
 
 

@@ -23,17 +23,19 @@ def debug(message: str) -> None:
         sys.stderr.write(f"tokenjuice hook: {message}\n")
 
 
-def _shell() -> str:
-    from tokenjuice._fs import which
+def login_shell() -> str:
+    """The user's shell (`$SHELL`), which Claude Code and Codex run commands in."""
+    return os.path.basename(os.environ.get("SHELL") or "") or "bash"
 
-    return "bash" if which("bash") else "sh"
 
-
-def plan_for(command: str) -> Plan:
+def plan_for(command: str, shell: str, cwd: object = None) -> Plan:
+    """The rewrite for `command`, run by the agent in `shell` (bash, zsh, sh, …) in
+    `cwd` (the payload's, when it is a directory)."""
     from tokenjuice.hosts._base import tokenjuice_command
     from tokenjuice.hosts._rewrite import plan
 
-    p = plan(command, tokenjuice_command(), shell=_shell())
+    where = cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None
+    p = plan(command, tokenjuice_command(), shell=shell, cwd=where)
     debug(f"{p.reason}: {command[:200]!r}" + (f" -> {p.command[:300]!r}" if p.command else ""))
     return p
 

@@ -87,7 +87,7 @@ class ClaudeCode(Host):
         return cmd if isinstance(cmd, str) else None
 
     def handle(self, payload: Mapping[str, object]) -> dict[str, object] | None:
-        from tokenjuice.hosts._hook import debug, plan_for
+        from tokenjuice.hosts._hook import debug, login_shell, plan_for
 
         tool_input = self.pre_tool_use_input(payload)
         command = tool_input.get("command") if tool_input is not None else None
@@ -96,7 +96,9 @@ class ClaudeCode(Host):
         if tool_input.get("run_in_background"):
             debug("left alone: background command (its output is read later)")
             return None
-        plan = plan_for(command)
+        # Claude Code runs commands in $CLAUDE_CODE_SHELL, else the login shell.
+        shell = os.path.basename(os.environ.get("CLAUDE_CODE_SHELL") or "") or login_shell()
+        plan = plan_for(command, shell, payload.get("cwd"))
         if plan.command is None:
             return None
         cwd = payload.get("cwd")
@@ -167,9 +169,8 @@ def _words(text: str) -> list[str] | None:
     the words between blanks: on every hook call, importing shlex (and `re`) would cost
     more than the rest of the permission check."""
     if not any(c in text for c in "\\'\""):
-        from tokenjuice.hosts._rewrite import _blank_split
-
-        return _blank_split(text)
+        # shlex's whitespace: space, tab, CR and newline.
+        return [w for w in text.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" ") if w]
     import shlex
 
     try:
@@ -191,23 +192,22 @@ class Segment:
 
 
 def split_segments(command: str) -> list[Segment] | None:
-    from tokenjuice.command import OP, REDIR, ShellSyntaxError, tokenize
-    from tokenjuice.hosts._rewrite import _mask_heredocs
+    from tokenjuice.command import OP, REDIR, WORD, ShellSyntaxError, tokenize
 
     try:
-        tokens = tokenize(_mask_heredocs(command))
-    except ShellSyntaxError:
+        tokens = tokenize(command)
+    except (ShellSyntaxError, RecursionError):
         return None
     segments: list[Segment] = []
     current: list[Token] = []
 
     def flush() -> None:
-        words = [t for t in current if t.kind != REDIR]
+        words = [t for t in current if t.kind == WORD]
         if words:
             text = " ".join(command[current[0].start : current[-1].end].split())
-            risky = any(_risky_word(command[t.start : t.end]) for t in words) or any(
-                _risky_redirect(t.value) for t in current if t.kind == REDIR
-            )
+            risky = any(t.kind not in (WORD, REDIR) for t in current)
+            risky = risky or any(t.subs or _risky_word(command[t.start : t.end]) for t in current)
+            risky = risky or any(_risky_redirect(t.value) for t in current if t.kind == REDIR)
             segments.append(Segment([t.value for t in words], text, risky))
         current.clear()
 

@@ -74,7 +74,7 @@ class Codex(Host):
         return cmd if isinstance(cmd, str) else None
 
     def handle(self, payload: Mapping[str, object]) -> dict[str, object] | None:
-        from tokenjuice.hosts._hook import plan_for
+        from tokenjuice.hosts._hook import login_shell, plan_for
 
         tool_input = self.pre_tool_use_input(payload)
         if tool_input is None:
@@ -82,7 +82,7 @@ class Codex(Host):
         command = tool_input.get("command")
         new: object
         if isinstance(command, str):
-            plan = plan_for(command)
+            plan = plan_for(command, login_shell(), payload.get("cwd"))
             if plan.command is None:
                 return None
             new = plan.command
@@ -93,7 +93,7 @@ class Codex(Host):
             and command[1] in ("-c", "-lc")
         ):
             # The older argv form: ["bash", "-lc", "<script>"].
-            plan = plan_for(command[2])
+            plan = plan_for(command[2], command[0], payload.get("cwd"))
             if plan.command is None:
                 return None
             new = [command[0], command[1], plan.command]

@@ -73,7 +73,8 @@ class GeminiCli(Host):
         tool_input = payload.get("tool_input")
         if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
             return None
-        plan = plan_for(tool_input["command"])
+        # Gemini CLI runs commands with `bash -c` on POSIX systems.
+        plan = plan_for(tool_input["command"], "bash", payload.get("cwd"))
         if plan.command is None:
             return None
         return {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": plan.command}}}

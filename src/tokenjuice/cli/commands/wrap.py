@@ -81,12 +81,22 @@ def run(args: argparse.Namespace) -> int:
             run_.cwd = os.getcwd()
         # TOKENJUICE_RAW=1 is how an agent asks for one command's raw output.
         raw = args.raw or os.environ.get("TOKENJUICE_RAW", "").strip().lower() not in ("", "0", "false", "no", "off")
-        red = reducer.reduce_run(run_, bypass=raw)
+        try:
+            text = reducer.reduce_run(run_, bypass=raw).text
+        except Exception as exc:  # noqa: BLE001 - fail open: the command ran; its output and code must arrive
+            from tokenjuice import _log
+
+            _log.warn(f"wrap could not reduce the output ({type(exc).__name__}: {exc}); passing it unreduced")
+            text = _unreduced(run_.combined or "", captured.exit_code)
     finally:
         sink.discard()
-    _io.write_text(red.text)
+    _io.write_text(text)
     sys.stdout.flush()
     return captured.exit_code
+
+
+def _unreduced(output: str, exit_code: int) -> str:
+    return (f"exit {exit_code}\n" if exit_code else "") + output
 
 
 def _byte_redactor(reducer: object) -> Callable[[bytes], bytes] | None:
