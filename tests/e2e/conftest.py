@@ -112,3 +112,32 @@ class Homes:
 @pytest.fixture(scope="session")
 def homes(e2e_root: Path) -> Homes:
     return Homes(e2e_root)
+
+
+# Gaps these tests found between tokenjuice and a host, not fixed yet: (host, case) ->
+# what goes wrong. Each is a strict xfail, so the fix makes its test fail until its line
+# here goes.
+KNOWN_GAPS = {
+    ("claude-code", "mcp"): "Claude Code gives the model only an MCP result's structuredContent: run and "
+    "read_output reach it as JSON metadata, without the reduced text or the lines read back",
+    ("codex", "mcp"): "Codex gives the model only an MCP result's structuredContent: run and read_output "
+    "reach it as JSON metadata, without the reduced text or the lines read back",
+    ("gemini-cli", "heredoc-commit"): "Gemini CLI blocks $(...) in run_shell_command, but it checks the "
+    "rewritten command, where bash -c '...' quotes the substitution away: with the hook the commit runs",
+    ("gemini-cli", "allowed-command"): "Gemini CLI checks tools.allowed against the rewritten command, "
+    "so an allowed `git log` is no longer allowed once rewritten: denied without a terminal, asked in one",
+    ("codex", "workspace-write-sandbox"): "under Codex's workspace-write sandbox wrap cannot write its store "
+    "outside the workspace: the reduction says 'raw output not kept (store unavailable)' and names no handle",
+}
+
+
+@pytest.fixture
+def known_gap(request: pytest.FixtureRequest) -> Callable[[str, str], None]:
+    """Mark this test as a known gap's strict xfail when (host, case) is one."""
+
+    def check(host: str, case: str) -> None:
+        reason = KNOWN_GAPS.get((host, case))
+        if reason:
+            request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
+
+    return check
