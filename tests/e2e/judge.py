@@ -115,9 +115,9 @@ def judge(host: Host, case: Case, base: Session, hooked: Session, wrapped: int, 
     assert HANDLE.search(h.output), f"no read-back handle\n{context}"
     back = host.outcome(results_of(hooked, 2)[1])
     assert back.exit_code == 0, f"read-back failed: {short(back)}"
-    # The same lines, each byte for byte, in the same order within each stream. The order
-    # of stdout against stderr is the arrival order on wrap's two pipes, which can differ
-    # from the host's single pipe where writes to both land together.
+    # The same lines, each byte for byte, compared as a multiset: wrap reads stdout and
+    # stderr from two pipes and stores them in arrival order, which can differ from the
+    # host's single pipe where writes to both land together.
     expected, got = mask(b.output, case.volatile, places), mask(back.output, case.volatile, places)
     assert sorted(got.splitlines()) == sorted(expected.splitlines()), (
         f"`tokenjuice cat` did not give back the baseline's output\n{diff(expected, got)}"
