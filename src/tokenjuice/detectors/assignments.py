@@ -294,7 +294,7 @@ def _type_like(value: str) -> bool:
 def _pair(text: str, ns: int, kw_end: int, ls: int, le: int, name: str, power: str) -> Span | None:
     """A secret's name given as the value of `name:` with the secret as `value:` next to
     it (Kubernetes env lists, ECS task definitions)."""
-    head = text[ls:ns].rstrip("\"' \t")
+    head = text[max(ls, ns - 64) : ns].rstrip("\"' \t")
     if not head.endswith(("name:", '"name":', "'name':")):
         return None
     rest = text[kw_end:le]

@@ -129,26 +129,30 @@ class AwsKeys(Detector):
     _secret: re.Pattern[str] | None = None
 
     def find(self, text: str, hits: Hits, out: list[Span]) -> None:
-        seen: set[int] = set()
+        if AwsKeys._id is None:
+            AwsKeys._id = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
+            AwsKeys._secret = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+        assert self._id is not None
+        assert self._secret is not None
+        near: list[list[int]] = []  # the windows around the key ids, merged
         for pos, _ in hits:
             if not text.startswith(_AWS_PREFIXES, pos) or not boundary_before(text, pos):
                 continue
-            if AwsKeys._id is None:
-                AwsKeys._id = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
-                AwsKeys._secret = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
-            assert self._id is not None
-            assert self._secret is not None
             m = self._id.match(text, pos)
             if m is None:
                 continue
             out.append((m.start(), m.end(), "aws-access-key", True))
             lo, hi = max(0, pos - AWS_NEAR), min(len(text), pos + AWS_NEAR)
+            if near and lo <= near[-1][1]:
+                near[-1][1] = hi
+            else:
+                near.append([lo, hi])
+        for lo, hi in near:
+            while hi < len(text) and text[hi] in _B64:
+                hi += 1  # a string cut by the window's end is not 40 characters long
             for s in self._secret.finditer(text, lo, hi):
-                v = s.group(0)
-                if s.start() in seen or not _aws_secret_shape(v):
-                    continue
-                seen.add(s.start())
-                out.append((s.start(), s.end(), "aws-secret-key", True))
+                if _aws_secret_shape(s.group(0)):
+                    out.append((s.start(), s.end(), "aws-secret-key", True))
 
 
 def _aws_secret_shape(v: str) -> bool:
@@ -187,21 +191,31 @@ class Netrc(Detector):
 
 
 def _netrc_context(text: str, ls: int, pos: int) -> bool:
-    before = [w.strip("'\"") for w in text[ls:pos].split()]
-    if "machine" in before or "default" in before:
+    if _word_before(text, "machine", ls, pos) or _word_before(text, "default", ls, pos):
         return True
     # The several-line form: `machine` starts one of the three lines above.
     start = ls
     for _ in range(3):
-        if start <= 0:
+        if start <= 0 or text[start - 1] != "\n":
             return False
-        prev = text.rfind("\n", max(0, start - 512), start - 1) + 1
+        prev, _ = line_bounds(text, start - 1, before=512, after=0)
         words = text[prev : start - 1].split()
         if words and words[0] in ("machine", "default"):
             return True
         if not words or words[0] not in ("login", "account", "port"):
             return False
         start = prev
+    return False
+
+
+def _word_before(text: str, word: str, lo: int, hi: int) -> bool:
+    """`word` stands alone (between blanks or quotes) somewhere in [lo, hi)."""
+    i = text.rfind(word, lo, hi)
+    while i >= 0:
+        end = i + len(word)
+        if (i == lo or text[i - 1] in " \t'\"") and end < len(text) and text[end] in " \t":
+            return True
+        i = text.rfind(word, lo, i)
     return False
 
 

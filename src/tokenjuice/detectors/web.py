@@ -57,7 +57,7 @@ class UrlSignatures(Detector):
             if pos == 0 or text[pos - 1] not in "?&;" or text[pos + len(trigger) - 1] != "=":
                 continue
             ls, le = line_bounds(text, pos, before=8192, after=8192)
-            if trigger == "sig=" and "sv=" not in text[ls:le]:
+            if trigger == "sig=" and text.find("sv=", ls, le) < 0:
                 continue  # only an Azure shared access signature says `sv=` (its version)
             v0 = pos + len(trigger)
             v1 = v0
