@@ -410,3 +410,15 @@ def test_wrap_with_invalid_utf8_and_a_secret_keeps_the_exit_code(tmp_path: Path)
         assert "GITHUB_TOKEN=[REDACTED:github-token]" in p.stdout and GITHUB not in p.stdout
         r = _tj(["reduce", "de.log"], tmp_path, env)
         assert r.returncode == 0 and "[REDACTED:github-token]" in r.stdout
+
+
+def test_a_warning_written_to_the_state_directory_has_its_secrets_masked(tmp_path: Path) -> None:
+    from tokenjuice import _log
+
+    path = tmp_path / "warnings.log"
+    handler = _log._file_handler(str(path))
+    import logging
+
+    handler.emit(logging.LogRecord("tokenjuice", logging.WARNING, "x", 1, f"failed near GH_TOKEN={GITHUB}", None, None))
+    text = path.read_text()
+    assert "GH_TOKEN=[REDACTED:github-token]" in text and GITHUB not in text
