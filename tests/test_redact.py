@@ -422,3 +422,23 @@ def test_a_warning_written_to_the_state_directory_has_its_secrets_masked(tmp_pat
     handler.emit(logging.LogRecord("tokenjuice", logging.WARNING, "x", 1, f"failed near GH_TOKEN={GITHUB}", None, None))
     text = path.read_text()
     assert "GH_TOKEN=[REDACTED:github-token]" in text and GITHUB not in text
+
+
+@pytest.mark.slow
+def test_wrap_past_8_mb_with_one_invalid_byte_keeps_output_and_exit_code(tmp_path: Path) -> None:
+    """The issue's second crash case, at the real stream threshold."""
+    gen = tmp_path / "gen.py"
+    gen.write_text(
+        "import sys\nw = sys.stdout.buffer.write\n"
+        "w(b'compiling module number 12345 ok\\n' * 300000)\n"
+        f"w(b'bad \\xff byte\\nexport TOKEN={GITHUB}\\n')\n"
+        "w(b'tail line\\n' * 10)\nsys.exit(5)\n"
+    )
+    p = _tj(["wrap", "--", sys.executable, str(gen)], tmp_path, {})
+    assert p.returncode == 5, p.stderr
+    assert "too large to hold" in p.stdout and "tail line" in p.stdout
+    assert GITHUB not in p.stdout
+    aid = p.stdout.strip().splitlines()[-1].rsplit("tokenjuice cat ", 1)[1].rstrip("]")
+    stored = subprocess.run([sys.executable, "-m", "tokenjuice", "cat", aid], capture_output=True, check=True).stdout
+    assert b"bad \xff byte\nexport TOKEN=[REDACTED:github-token]\n" in stored
+    assert stored.count(b"compiling module") == 300000
