@@ -356,6 +356,12 @@ def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, int]]:
     return "".join(pieces), found
 
 
+def _joined(argv: Sequence[str]) -> str:
+    from tokenjuice.command import shell_quote
+
+    return " ".join(map(shell_quote, argv))
+
+
 def _sum(counts: Iterable[dict[str, int]]) -> dict[str, int]:
     total: dict[str, int] = {}
     for c in counts:
@@ -422,7 +428,7 @@ def _redact_run(redactor: Redactor, run: ToolRun) -> tuple[ToolRun, dict[str, in
     line: dict[str, int] = {}
     if command:
         command, line = redactor.redact(command)
-    if argv:
+    if argv and (line or not command or command != _joined(argv)):
         argv, n = redactor.redact_argv(argv)
         line = line or n  # the same secrets: counted once
     for k, v in line.items():

@@ -145,3 +145,12 @@ def test_flags_that_switch_instead_of_taking_a_value() -> None:
     assert strength("no-password", "password", flag=True) is None
     assert strength("ask-pass", "pass", flag=True) is None
     assert strength("storepass", "pass", flag=True) == "strong"
+
+
+def test_a_weak_name_holding_encoded_credentials() -> None:
+    import base64
+
+    auth = base64.b64encode(b"ci:Hx7kq2p").decode()
+    out, found = R.redact(f"_auth={auth}")
+    assert out == "_auth=[REDACTED:secret-assignment]" and found == {"secret-assignment": 1}
+    assert R.redact("auth=basic")[1] == {}

@@ -204,7 +204,7 @@ def _assignment(text: str, pos: int, keyword: str) -> Span | None:
     else:
         context = "query" if query else "quoted name" if quoted_name else "env" if env else ""
         tier = _tier(value, sep, tight, quoted, after, context)
-    if power == "weak" and not values.looks_random(value):
+    if power == "weak" and not (values.looks_random(value) or values.encodes_credentials(value)):
         return None
     if keyword != "key" and keyword in value.lower():
         return None  # `"pass": "passed"`, `token: token_type`: a word built on the name
@@ -327,7 +327,7 @@ def _pair(text: str, ns: int, kw_end: int, ls: int, le: int, name: str, power: s
         return None
     vs, ve, _, _ = got
     value = text[vs:ve]
-    if power == "weak" and not values.looks_random(value):
+    if power == "weak" and not (values.looks_random(value) or values.encodes_credentials(value)):
         return None
     if not values.acceptable(value, values.LITERAL, name):
         return None

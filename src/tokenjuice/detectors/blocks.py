@@ -226,8 +226,6 @@ class DockerAuth(Detector):
     kinds = ("docker-auth",)
 
     def find(self, text: str, hits: Hits, out: list[Span]) -> None:
-        import binascii
-
         for pos, trigger in hits:
             if trigger == "eyjhdxrocyi6":
                 if not text.startswith("eyJhdXRocyI6", pos) or not boundary_before(text, pos, "+/"):
@@ -253,13 +251,7 @@ class DockerAuth(Detector):
             end = text.find('"', i + 1, le)
             if end < 0:
                 continue
-            value = text[i + 1 : end]
-            try:
-                decoded = binascii.a2b_base64(value)
-            except (binascii.Error, ValueError):
-                continue
-            user, sep, pw = decoded.partition(b":")
-            if sep and pw and user:
+            if values.encodes_credentials(text[i + 1 : end]):
                 out.append((i + 1, end, "docker-auth", True))
 
 

@@ -197,6 +197,20 @@ def _wordy(value: str) -> int:
     return covered
 
 
+def encodes_credentials(value: str) -> bool:
+    """Base64 of `user:password` (HTTP Basic, `.npmrc`'s `_auth`, Docker's `auth`)."""
+    import binascii
+
+    if len(value) < 8 or len(value) % 4:
+        return False
+    try:
+        decoded = binascii.a2b_base64(value).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    _, sep, password = decoded.partition(":")
+    return bool(sep and password) and decoded.isprintable()
+
+
 def is_reference(value: str) -> bool:
     """A value that names where the secret comes from instead of holding it: `$VAR`,
     `${VAR}`, `$(cmd)`, `%VAR%`, `%s`, `{name}`, `{{ secrets.X }}`, `<token>`, `#{x}`."""

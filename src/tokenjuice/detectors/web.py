@@ -112,7 +112,7 @@ class Authorization(Detector):
         if n == 6:
             if _bearer_value(value):
                 out.append((i, j, "bearer-token", True))
-        elif _basic_value(value):
+        elif values.encodes_credentials(value):
             out.append((i, j, "basic-auth", True))
 
     def _header(self, text: str, pos: int, out: list[Span]) -> None:
@@ -161,19 +161,6 @@ def _bearer_value(value: str) -> bool:
     # Letters only: a generated token is long and mixes cases or joins with symbols;
     # prose after the word "Bearer" is neither.
     return len(v) >= 16 and (values.classes(v) >= 2 or any(c in "-_~+/" for c in v))
-
-
-def _basic_value(value: str) -> bool:
-    import binascii
-
-    if len(value) < 8 or len(value) % 4:
-        return False
-    try:
-        decoded = binascii.a2b_base64(value).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return False
-    _, sep, pw = decoded.partition(":")
-    return bool(sep and pw) and decoded.isprintable()
 
 
 DETECTORS: tuple[Detector, ...] = (UrlCredentials(), UrlSignatures(), Authorization())
