@@ -203,6 +203,20 @@ def test_a_detector_that_fails_masks_only_the_lines_it_cannot_scan(monkeypatch: 
     assert found == {"github-token": 1, "unscanned": 1}
 
 
+def test_failing_safe_still_masks_the_lines_of_a_key_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tokenjuice.detectors import blocks
+
+    def broken(self: object, text: str, hits: object, out: object) -> None:
+        raise RuntimeError("detector bug")
+
+    monkeypatch.setattr(blocks.PrivateKeys, "find", broken)
+    pem = next(s for s in SAMPLES if s.kind == "private-key").output
+    out, _ = Redactor().redact("log line\n" + pem)
+    lines = out.split("\n")
+    assert lines[0] == "log line" and lines[-1].startswith("-----END")
+    assert all(line == "[REDACTED:unscanned]" for line in lines[1:-1])
+
+
 def test_redaction_never_raises_even_when_everything_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     r = Redactor()
 

@@ -261,7 +261,9 @@ class Redactor:
         return merged
 
     def _line_by_line(self, text: str) -> tuple[str, dict[str, int]]:
-        """Each line holding a trigger redacted on its own; one that fails, masked whole."""
+        """Each line holding a trigger redacted on its own; one that fails, masked whole.
+        Alone, a line of a key block has no trigger: a line that is one long base64 run
+        is masked too."""
         found: dict[str, int] = {}
         out: list[str] = []
         try:
@@ -269,6 +271,10 @@ class Redactor:
             for line in text.split("\n"):
                 low = _project(line)
                 if not any(p in low for p in patterns):
+                    blob = line.strip(" \t\r+-\"',")
+                    if len(blob) >= 32 and _BASE64.issuperset(blob):
+                        line = f"[REDACTED:{UNSCANNED}]"
+                        found[UNSCANNED] = found.get(UNSCANNED, 0) + 1
                     out.append(line)
                     continue
                 try:
@@ -326,6 +332,9 @@ class Redactor:
             if counted:
                 found[kind] = found.get(kind, 0) + 1
         return args, found
+
+
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
 def _lines(text: str, s: int, e: int) -> list[tuple[int, int]]:
