@@ -109,7 +109,7 @@ def code_corpus(git_dirs: list[str]) -> list[tuple[str, str, str]]:
     for d in git_dirs:
         log = _git_log(d, "HEAD")
         if log is not None:
-            out.append((f"git {Path(d).name}", "HEAD", log))
+            out.append((f"git {d}", "HEAD", log))
     return out
 
 
