@@ -159,3 +159,50 @@ def test_a_command_run_from_a_worker_thread_leaves_signals_alone() -> None:
     t.join(60)
     assert got == [5]
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+# ------------------------------------------- a failure inside tokenjuice while reading
+
+
+class _FailingSink(process.Sink):
+    """An in-memory sink that raises on its third chunk of bytes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chunks = 0
+
+    def feed_bytes(self, stream: int, data: bytes) -> None:
+        self.chunks += 1
+        if self.chunks == 3:
+            raise RuntimeError("sink bug")
+        super().feed_bytes(stream, data)
+
+
+_CHATTY = "import sys, time\nfor i in range(6):\n    print(f'line {i}', flush=True); time.sleep(0.05)\nsys.exit(5)\n"
+
+
+def test_a_sink_that_fails_costs_neither_the_output_nor_the_exit_code() -> None:
+    sink = _FailingSink()
+    cap = run_command([sys.executable, "-c", _CHATTY], sink=sink)
+    assert sink.chunks >= 3  # it did fail
+    assert cap.exit_code == 5
+    assert all(f"line {i}" in cap.run.combined for i in range(6))
+    assert "could not be captured" not in cap.run.combined  # nothing was lost
+    assert cap.run.raw_bytes == b"".join(f"line {i}\n".encode() for i in range(6))
+
+
+def test_an_error_while_reading_stops_and_reaps_the_child(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    script = (
+        f"import os, time\nopen({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+        "print('up', flush=True)\ntime.sleep(60)\n"
+    )
+
+    def explode(stream: int, data: bytes) -> None:
+        raise RuntimeError("bug while pumping")
+
+    with pytest.raises(RuntimeError, match="bug while pumping"):
+        run_command([sys.executable, "-c", script], on_chunk=explode, stdin_devnull=True)
+    pid = int(pidfile.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped: not even a zombie is left

@@ -129,3 +129,27 @@ def test_a_gigabyte_runs_in_bounded_memory(tmp_path: Path) -> None:
     assert f"[{lines - 1:09d}] processing shard" in p.stdout
     assert "FATAL: 1 shard failed" in p.stdout
     assert peak_mb <= 100, f"peak RSS {peak_mb:.0f} MB"
+
+
+def test_a_line_too_long_to_hold_is_cut_between_fields_so_secrets_stay_whole(tmp_path: Path) -> None:
+    """A line over 1 MB is cut before it ends; not inside a `name=value` pair or a token."""
+    from tokenjuice.redact import Redactor
+    from tokenjuice.stream import SpoolSink
+
+    r = Redactor()
+    sink = SpoolSink(limit=1000, redact=lambda b: r.redact_bytes(b)[0])
+    field = '"id": 12345, "note": "' + "z" * 40 + '", '
+    secret = "Hx7kq2p-Zq8wXk29Lm3N"
+    line = field * (1_200_000 // len(field))
+    # A secret right where a 1 MB piece would end, and a token a little after.
+    at = (1 << 20) - 10
+    line = line[:at] + f'"password": "{secret}", "t": "{GITHUB}", ' + line[at:]
+    data = (line + "\n").encode()
+    for i in range(0, len(data), 65536):
+        sink.feed_bytes(0, data[i : i + 65536])
+    sink.to_run()
+    assert sink.streamed is not None
+    stored = Path(sink.streamed.path).read_bytes()
+    sink.discard()
+    assert secret.encode() not in stored and GITHUB.encode() not in stored
+    assert stored.count(b'"id": 12345') == line.count('"id": 12345')  # nothing else changed

@@ -97,7 +97,7 @@ def _make_file_handler_class() -> type:
             import os
 
             try:
-                line = self.format(record) + "\n"
+                line = _masked(self.format(record)) + "\n"
                 os.makedirs(os.path.dirname(self.path), exist_ok=True)
                 with open(self.path, "a", encoding="utf-8") as f:
                     f.write(line)
@@ -112,6 +112,26 @@ def _make_file_handler_class() -> type:
                 pass  # nowhere to log to: the warning is dropped, the tool call goes on
 
     return FileHandler
+
+
+_masking = [False]
+
+
+def _masked(line: str) -> str:
+    """A warning for the state directory with any secret it quotes masked (an error
+    message can hold a piece of the output)."""
+    if _masking[0]:
+        return line
+    _masking[0] = True
+    try:
+        from tokenjuice.redact import default_redactor
+
+        redactor = default_redactor()
+        return redactor.redact(line)[0] if redactor is not None else line
+    except Exception:  # noqa: BLE001 - logging never fails the caller
+        return line
+    finally:
+        _masking[0] = False
 
 
 def _file_handler(path: str) -> logging.Handler:

@@ -7,6 +7,11 @@ child; `timeout` terminates it (then kills it) and says so. The exit status foll
 shell conventions: the child's code, 128+N when killed by signal N, 124 on timeout,
 127 when the program does not exist, 126 when it cannot be executed.
 
+A failure inside tokenjuice while the output is read never costs the command: a sink
+that raises is replaced by a plain in-memory one (the child runs on, and its output
+and exit code come back), and any other error stops and reaps the child before it
+propagates, so no child outlives `wrap`.
+
 The child is started with `os.posix_spawnp` where that does what `subprocess.Popen`
 would (no working directory or environment of its own to give it): importing
 `subprocess` (with `selectors`, `threading` and `locale`) costs a `tokenjuice wrap`
@@ -182,13 +187,18 @@ def run_command(
     except ValueError:
         pass  # not the main thread (a tool pool): signals stay where they are
     timed_out = False
+    guard = _GuardedSink(sink)
     try:
-        timed_out = _pump(proc, sink, tee, timeout, t0, send, on_chunk)
+        timed_out = _pump(proc, guard, tee, timeout, t0, send, on_chunk)
         rc = proc.wait()
+    except BaseException:
+        _stop(proc, send)
+        raise
     finally:
         proc.close()
         for s, h in old_handlers.items():
             signal.signal(s, h)
+    sink = guard
     duration_ms = (time.monotonic() - t0) * 1000
     sig = -rc if rc < 0 else None
     if timed_out:
@@ -211,6 +221,69 @@ def run_command(
     elif sig is not None:
         run.metadata["exit_note"] = f"killed by {_signal_name(sig)}"
     return Captured(run, exit_code, timed_out=timed_out, sig=sig)
+
+
+def _stop(proc: _Child, send: Callable[[int], None]) -> None:
+    """Kill the child (and its group) and reap it: nothing of ours outlives us."""
+    try:
+        if proc.poll() is None:
+            send(signal.SIGKILL)
+        proc.wait()
+    except Exception:  # noqa: BLE001 - already gone, or not ours to reap
+        pass
+
+
+class _GuardedSink(Sink):
+    """Forwards to `inner` until it raises; then keeps the rest in memory itself."""
+
+    def __init__(self, inner: Sink) -> None:
+        super().__init__()
+        self.inner = inner
+        self.error: str | None = None
+
+    def _fail(self, exc: Exception) -> None:
+        from tokenjuice import _log
+
+        self.error = f"{type(exc).__name__}: {exc}"
+        _log.warn(f"capturing the output failed ({self.error}); keeping the rest in memory", key="sink-failed")
+
+    def feed_bytes(self, stream: int, data: bytes) -> None:
+        if self.error is None:
+            try:
+                self.inner.feed_bytes(stream, data)
+                return
+            except Exception as exc:  # noqa: BLE001 - the command's output still comes back
+                self._fail(exc)
+        super().feed_bytes(stream, data)
+
+    def feed(self, stream: int, text: str) -> None:
+        if self.error is None:
+            try:
+                self.inner.feed(stream, text)
+                return
+            except Exception as exc:  # noqa: BLE001 - the command's output still comes back
+                self._fail(exc)
+        super().feed(stream, text)
+
+    def to_run(self, **kw: object) -> ToolRun:
+        head: ToolRun | None = None
+        try:
+            head = self.inner.to_run(**kw)
+        except Exception as exc:  # noqa: BLE001 - build it from what we hold
+            if self.error is None:
+                self._fail(exc)
+        if self.error is None and head is not None:
+            return head
+        rest = super().to_run(**kw)
+        # The sink that failed may hold only a sample (a spooled output), or nothing.
+        lost = head is None or head.metadata.get("streamed") is not None
+        text = (head.combined if head is not None else "") + rest.combined
+        if lost:
+            text = f"[tokenjuice: part of the output could not be captured ({self.error})]\n" + text
+        raw = None
+        if not lost and head is not None and head.raw_bytes is not None and rest.raw_bytes is not None:
+            raw = head.raw_bytes + rest.raw_bytes
+        return ToolRun(stdout=text, stderr="", combined=text, raw_bytes=raw, **kw)  # type: ignore[arg-type]
 
 
 def _signal_name(sig: int) -> str:

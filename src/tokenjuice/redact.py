@@ -1,19 +1,18 @@
-"""Secret redaction: before reduction, before anything is stored or recorded.
+"""Secret redaction: before reduction, before anything is stored, listed or recorded.
 
-Detectors cover cloud access keys, provider API keys (OpenAI, Anthropic, GitHub,
-GitLab, Slack, Stripe, Google, Hugging Face, npm, PyPI, SendGrid, DigitalOcean),
-private-key blocks, JWTs, bearer and basic authorization values, passwords in URLs,
-and `*_TOKEN` / `*_SECRET` / `*_KEY` / `PASSWORD` style assignments. A detected value
-becomes `[REDACTED:<kind>]`; the surrounding text (the variable name, `Bearer`, the
-URL's user and host) stays, so the output still makes sense.
+A detected secret becomes `[REDACTED:<kind>]`; what surrounds it (the variable name,
+`Bearer`, the URL's user and host, the key block's BEGIN/END lines) stays, so the
+output still reads. What is detected, and how each detector avoids ordinary code
+and output, is in `tokenjuice.detectors`: provider tokens by structure and checksum,
+JWTs, private-key blocks, AWS key pairs, URL and header credentials, passwords given
+on well-known command lines, and name-based assignments of literal secret values.
 
-Speed: every match of a detector contains one of its trigger literals (a provider
-prefix, a secret-ish name, `://`, `-----BEGIN`). One Aho-Corasick pass finds where all
-triggers occur, and a detector's pattern is then tried only where a match containing
-one of them could start, instead of at every position: on ordinary build and test
-output no pattern runs at all, and on output full of URLs only a few characters
-around each `://` are looked at. The result is the same as `pattern.sub` over the
-whole text.
+Guarantees: a masked span never crosses a line break; the cost grows linearly with
+the text (one Aho-Corasick pass finds every trigger literal, each detector looks only
+at a bounded window around its triggers); text that is not valid UTF-8 is handled
+(bytes go through `surrogateescape`); and redaction never raises: if a detector
+fails, each line that holds a trigger is scanned on its own and a line that still
+fails is masked whole (`[REDACTED:unscanned]`).
 
 Configuration (`$XDG_CONFIG_HOME/tokenjuice/config.toml`):
 
@@ -25,419 +24,445 @@ Configuration (`$XDG_CONFIG_HOME/tokenjuice/config.toml`):
 
 from __future__ import annotations
 
-import _operator as operator  # `operator` re-exports it, at a cost
-from _bisect import bisect_left
-from _operator import itemgetter
-from itertools import compress, repeat
-
+from tokenjuice import _log
 from tokenjuice import _re as re
+from tokenjuice.detectors import REGISTRY, Detector, Span, load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
-# (kind, trigger literals, pattern, group holding the secret (0: the whole match), where
-# a match starts relative to a trigger it contains: at most N characters before it, or
-# at the start of the word holding it (WORD)). Every match contains a trigger (checked
-# by the tests on generated matches); a lower-case trigger is looked for in any case.
-WORD = -1
+    from tokenjuice.model import ToolRun
 
-
-class _Detector:
-    """`near` = (literal, n): every match also holds `literal` within n characters after
-    the trigger; a trigger without it is skipped before the pattern is tried."""
-
-    __slots__ = ("group", "kind", "near", "pattern", "start", "triggers")
-
-    def __init__(
-        self,
-        kind: str,
-        triggers: tuple[str, ...],
-        pattern: str,
-        group: int = 0,
-        start: int = 0,
-        near: tuple[str, int] | None = None,
-    ) -> None:
-        self.kind = kind
-        self.triggers = triggers
-        self.pattern = pattern
-        self.group = group
-        self.start = start
-        self.near = near
-
-
-_VALUE = r"""(?:"[^"\s]{4,}"|'[^'\s]{4,}'|[^\s"',;&<>|`]{4,})"""
-_DETECTORS: list[_Detector] = [
-    _Detector(
-        "private-key",
-        ("-----BEGIN",),
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY"
-        r"(?: BLOCK)?-----",
-    ),
-    _Detector("private-key", ("-----BEGIN",), r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s]{16,}"),
-    _Detector(
-        "aws-access-key",
-        ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "A3T"),
-        r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
-    ),
-    _Detector("anthropic-key", ("sk-ant-",), r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_\-]{40,}"),
-    # Legacy keys are 48 letters and digits; project/service keys carry their kind.
-    _Detector("openai-key", ("sk-",), r"\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}|[A-Za-z0-9]{48}\b)"),
-    _Detector("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
-    _Detector("github-token", ("github_pat_",), r"\bgithub_pat_[A-Za-z0-9_]{50,255}\b"),
-    _Detector(
-        "gitlab-token",
-        ("glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glimt-", "gloas-"),
-        r"\bgl(?:pat|dt|rt|ptt|cbt|imt|oas)-[A-Za-z0-9_\-.]{20,}",
-    ),
-    _Detector("slack-token", ("xox",), r"\bxox[abprse]-[A-Za-z0-9\-]{10,}"),
-    _Detector(
-        "slack-webhook",
-        ("https://hooks.slack.com/",),
-        r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]{20,}",
-    ),
-    _Detector(
-        "stripe-key",
-        ("sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"),
-        r"\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})\b",
-    ),
-    _Detector("google-api-key", ("AIza",), r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    _Detector("google-oauth", ("GOCSPX-", "ya29."), r"\b(?:GOCSPX-[A-Za-z0-9_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})"),
-    _Detector("huggingface-token", ("hf_",), r"\bhf_[A-Za-z0-9]{30,}\b"),
-    _Detector("npm-token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
-    _Detector("pypi-token", ("pypi-AgE",), r"\bpypi-AgE[A-Za-z0-9_\-]{50,}"),
-    _Detector("sendgrid-key", ("SG.",), r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
-    _Detector("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"), r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
-    _Detector("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
-    _Detector("bearer-token", ("bearer",), r"(?i:\bbearer)\s+([A-Za-z0-9\-._~+/]{16,}=*)", 1),
-    _Detector("basic-auth", ("authorization",), r"(?i:\bauthorization:\s*basic)\s+([A-Za-z0-9+/]{8,}=*)", 1),
-    # The scheme is 2 to 21 characters before `://`; the `@` after the password follows.
-    _Detector(
-        "url-password",
-        ("://",),
-        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@\"']{1,128}:([^\s@/\"']{1,256})@",
-        1,
-        21,
-        ("@", 3 + 128 + 1 + 256 + 1),
-    ),
-    _Detector(
-        "secret-assignment",
-        ("TOKEN", "SECRET", "_KEY", "PASSWORD", "PASSWD", "_PWD", "CREDENTIAL"),
-        rf"\b[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|_KEY|PASSWORD|PASSWD|_PWD|CREDENTIALS?)\s*[:=]\s*({_VALUE})",
-        1,
-        WORD,
-    ),
-    _Detector(
-        "secret-assignment",
-        (
-            "password",
-            "passwd",
-            "secret",
-            "token",
-            "api_key",
-            "api-key",
-            "apikey",
-            "access_key",
-            "access-key",
-            "accesskey",
-            "private_key",
-            "private-key",
-            "privatekey",
-        ),
-        # Anchored on the keyword (a leading `[\w.-]*` made this quadratic on long
-        # words); the rest of the name is looked at in `_name_before`.
-        rf"(?i:password|passwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)"
-        rf"[\"']?\s*[:=]\s*({_VALUE})",
-        1,
-        0,
-    ),
-]
-
-# Values that look like assignments or URL passwords but are not secrets: references,
-# placeholders, booleans, numbers (token counts, sizes), UUIDs (request/idempotency ids),
-# and the placeholder names documentation uses.
-_NOT_SECRET = (
-    r"""(?i)^["']?(?:\$\{?[A-Za-z_]|\{\{|<|\[|\*{3}|\[REDACTED|%\(|x{4,}|\.{3}|https?://|"""
-    r"""(?:true|false|null|none|nil|undefined|yes|no|passwd|password|pass|pwd|secret|token|changeme|redacted)"""
-    r"""\W*$|\d+(?:\.\d+)?(?:[kmgKMG]i?[bB]?|ms|s)?["']?$|"""
-    r"""[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}["']?$|"""
-    # Documentation placeholders: YOUR_API_KEY, my-token, example_secret, dummy…
-    r"""(?:your|my)[_\-][\w\-]*["']?$|(?:example|sample|dummy|fake|placeholder)[\w\-]*["']?$)"""
-)
-# Token-named fields that are pagination or idempotency handles, not credentials.
-_NOT_SECRET_NAME = (
-    r"(?i)(?:client|next|page|pagination|continuation|sync|idempotency|request|max|prev|previous)_?tokens?\b"
-)
-# Patterns are compiled when first needed (`re` keeps them): most outputs trigger none.
-
-
-_first = itemgetter(0)
-_second = itemgetter(1)
-# Outputs are scanned for triggers in pieces of this many characters (bounded memory:
-# a piece and its lower-cased copy).
+UNSCANNED = "unscanned"
+CUSTOM = "custom"
+# The text is scanned for triggers this many characters at a time (bounded memory:
+# a piece and its projected copy).
 _SCAN_CHUNK = 1 << 14
-# Below this, each trigger is looked for on its own (no automaton to load).
-_AC_MIN_CHARS = 1 << 13
-# Short texts scanned one trigger at a time before the automaton is built anyway (it
-# costs about what 10-20 such scans do, and is ten times faster on them after).
+# Below this, each trigger is looked for on its own, which costs less than building
+# the automata ...
+_AC_MIN_CHARS = 512
+# ... for the first texts of a process: a process that redacts many (an agent's tool
+# loop) soon pays for the automata, a one-shot CLI call on a short output does not.
 _SHORT_SCANS_BEFORE_AC = 16
-# A word longer than this before its trigger: the detector scans the whole text instead.
-_MAX_WORD = 128
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# An automaton of at most 64 literals runs with a SIMD prefilter (Teddy) at about a
+# gigabyte a second (past it, a byte at a time, five times slower); its fingerprints
+# are as long as its shortest literal, so literals shorter than 4 bytes (`sk-`, `://`),
+# which would make it stop everywhere, get an automaton of their own.
+_PER_AUTOMATON = 60
+_SHORT = 4
+# The scan's copy of the text: ASCII lower case, and every character that separates a
+# name from its value folded into one byte, so `password=`, `password:`, `password"`
+# … are one literal. Characters that are not ASCII become `?` (one byte each, so
+# offsets in the copy are offsets in the text).
+_SEPARATORS = b"=:\"' \t\\\n\r"
+_PROJECTION = bytes.maketrans(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _SEPARATORS, b"abcdefghijklmnopqrstuvwxyz" + b"\x01" * len(_SEPARATORS)
+)
+
+
+def _project(text: str) -> bytes:
+    return text.encode("ascii", "replace").translate(_PROJECTION)
+
+
+def _split(indexes: list[int]) -> list[list[int]]:
+    """Contiguous runs (literals in sorted order share their first bytes, so the
+    prefilter's fingerprints stay selective) of at most `_PER_AUTOMATON`."""
+    n = -(-len(indexes) // _PER_AUTOMATON)
+    return [indexes[len(indexes) * i // n : len(indexes) * (i + 1) // n] for i in range(n)]
 
 
 class _Triggers:
-    """Where the trigger literals occur: one Aho-Corasick pass over the lower-cased text.
+    """Every occurrence of the trigger literals (in the projection above: a detector
+    checks the exact characters at the positions it is given).
 
-    `ahocorasick_rs` (a dependency, in Rust) finds all of them in one pass at about a
-    gigabyte a second; without it each trigger is looked for with `str.__contains__`,
-    one pass each. Leftmost-first matching reports no match that starts inside another
-    one, so for each reported match the triggers that could overlap it are checked at
-    the offsets where they could start: the positions are complete.
+    The automata report leftmost-first matches, which never start inside one another;
+    for each, the literals that could start inside it are checked at the offsets where
+    they could (listed once per literal), so no occurrence is missed.
     """
 
-    def __init__(self, triggers: Iterable[str]) -> None:
-        self.keys = sorted({t.lower() for t in triggers})
-        self.longest = max(map(len, self.keys))
-        # Per key, built when it is first found (most outputs hold none of them).
-        self._overlaps: dict[int, list[tuple[int, int]]] = {}
-        self._by_first: dict[str, list[int]] | None = None
-        self._ac_bytes: Any = None
-        self._ac_str: Any = None  # for text that is not ASCII, built when first needed
+    def __init__(self, keys: Iterable[str]) -> None:
+        by_pattern: dict[bytes, list[int]] = {}
+        self.keys = sorted(set(keys))
+        for i, k in enumerate(self.keys):
+            by_pattern.setdefault(_project(k), []).append(i)
+        self.patterns = sorted(by_pattern)
+        self.keys_of = [by_pattern[p] for p in self.patterns]
+        self.longest = max(map(len, self.patterns))
+        longer = [i for i, p in enumerate(self.patterns) if len(p) >= _SHORT]
+        shorter = [i for i, p in enumerate(self.patterns) if len(p) < _SHORT]
+        self.groups = [g for g in (*_split(longer), *_split(shorter)) if g]
+        self._automata: list[Any] | None = None
         self._loaded = False
-        self._short_scans = 0  # short texts scanned without the automaton
+        self._short_scans = 0
+        self._overlaps: dict[int, list[tuple[int, int]]] = {}
 
-    def _automata(self) -> bool:
+    def _ac(self) -> list[Any] | None:
         if not self._loaded:
             self._loaded = True
             try:
                 import ahocorasick_rs
-
-                kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
-                self._ac_bytes = ahocorasick_rs.BytesAhoCorasick([k.encode() for k in self.keys], matchkind=kind)
             except ImportError:  # pragma: no cover - a declared dependency; the slow path still works
-                return False
-        return self._ac_bytes is not None
-
-    def _str_automaton(self) -> Any:
-        if self._ac_str is None:
-            import ahocorasick_rs
-
+                return None
             kind = ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
-            self._ac_str = ahocorasick_rs.AhoCorasick(self.keys, matchkind=kind)
-        return self._ac_str
+            # The quickest to build; the prefilter does nearly all of the scanning anyway.
+            impl = ahocorasick_rs.Implementation.NoncontiguousNFA
+            self._automata = [
+                ahocorasick_rs.BytesAhoCorasick([self.patterns[i] for i in g], matchkind=kind, implementation=impl)
+                for g in self.groups
+            ]
+        return self._automata
 
-    def _overlaps_of(self, k: int) -> list[tuple[int, int]]:
-        got = self._overlaps.get(k)
-        if got is None:
-            if self._by_first is None:
-                self._by_first = _by_first(self.keys)
-            got = self._overlaps[k] = _overlaps_of(self.keys[k], self.keys, self._by_first)
-        return got
-
-    def scan(self, text: str) -> tuple[set[str], dict[str, list[int]] | None]:
-        """The triggers present (lower-cased), and where each occurs (None when unknown:
-        a short text before the automaton is loaded, when looking for each trigger is
-        cheaper than loading it; once loaded, it is ten times faster on those too)."""
-        if len(text) < _AC_MIN_CHARS and self._ac_bytes is None:
-            # A process that reduces many outputs (an agent's tool loop) soon pays for
-            # the automaton; a one-shot CLI call does not.
-            self._short_scans += 1
-            short = self._short_scans <= _SHORT_SCANS_BEFORE_AC
-        else:
-            short = False
-        if short or not self._automata():
-            low = text.lower()
-            return {k for k in self.keys if k in low}, None
-        found: dict[int, list[int]] = {}
-        aligned = True
+    def scan(self, text: str) -> list[tuple[int, int]]:
+        """(position, key index) for every occurrence, ascending."""
         n = len(text)
+        automata = None
+        if n >= _AC_MIN_CHARS or self._loaded:
+            automata = self._ac()
+        else:
+            self._short_scans += 1
+            if self._short_scans > _SHORT_SCANS_BEFORE_AC:
+                automata = self._ac()
+        found: set[tuple[int, int]] = set()
         for c in range(0, n, _SCAN_CHUNK):
-            seg = text[c : c + _SCAN_CHUNK + self.longest - 1]
-            low = seg.lower()
-            if low.isascii():
-                matches = self._ac_bytes.find_matches_as_indexes(low.encode("ascii"))
+            low = _project(text[c : c + _SCAN_CHUNK + self.longest - 1])
+            last = c + _SCAN_CHUNK >= n
+            if automata is None:
+                hits = self._find_each(low)
             else:
-                matches = self._str_automaton().find_matches_as_indexes(low)
-                # Lower-casing changed lengths (`İ`): offsets no longer match the text.
-                aligned = aligned and len(low) == len(seg)
-            if c + _SCAN_CHUNK < n:
-                # Matches starting in the overlap are the next piece's.
-                matches = matches[: bisect_left(matches, _SCAN_CHUNK, key=_second)]
-            if not matches:
-                continue
-            keys = list(map(_first, matches))
-            starts = list(map(_second, matches))
-            for k in set(keys):
-                at = list(compress(starts, map(operator.eq, keys, repeat(k)))) if len(keys) > 1 else starts
-                found.setdefault(k, []).extend(map(operator.add, at, repeat(c)))
-                for b, off in self._overlaps_of(k):
-                    shifted = list(map(operator.add, at, repeat(off)))
-                    hit = compress(shifted, map(low.startswith, repeat(self.keys[b]), shifted))
-                    found.setdefault(b, []).extend(map(operator.add, hit, repeat(c)))
-        present = {self.keys[k] for k, v in found.items() if v}
-        if not aligned:
-            return present, None
-        return present, {self.keys[k]: sorted(set(v)) for k, v in found.items() if v}
+                hits = []
+                for g, ac in zip(self.groups, automata, strict=True):
+                    for k, s, _ in ac.find_matches_as_indexes(low):
+                        hits.append((s, g[k]))
+                        for b, off in self._overlaps_of(g[k], g):
+                            if low.startswith(self.patterns[b], s + off):
+                                hits.append((s + off, b))
+            for s, p in hits:
+                if last or s < _SCAN_CHUNK:
+                    found.update((c + s, k) for k in self.keys_of[p])
+        return sorted(found)
 
+    def _find_each(self, low: bytes) -> list[tuple[int, int]]:
+        hits = []
+        for p, pattern in enumerate(self.patterns):
+            i = low.find(pattern)
+            while i >= 0:
+                hits.append((i, p))
+                i = low.find(pattern, i + 1)
+        return hits
 
-def _by_first(keys: list[str]) -> dict[str, list[int]]:
-    index: dict[str, list[int]] = {}
-    for bi, b in enumerate(keys):
-        index.setdefault(b[0], []).append(bi)
-    return index
-
-
-def _overlaps_of(a: str, keys: list[str], by_first: dict[str, list[int]]) -> list[tuple[int, int]]:
-    """(b, offset) for each key b that could start `offset` characters into a match of
-    key a (a suffix of a and b begin alike, or b lies inside a)."""
-    pairs = []
-    for off in range(len(a)):
-        rest = a[off:]
-        for bi in by_first.get(rest[0], ()):
-            b = keys[bi]
-            if (off or b != a) and (b.startswith(rest) or rest.startswith(b)):
-                pairs.append((bi, off))
-    return pairs
+    def _overlaps_of(self, a: int, group: list[int]) -> list[tuple[int, int]]:
+        """(b, offset) for each literal b of the same automaton that could start
+        `offset` bytes into a match of literal a."""
+        got = self._overlaps.get(a)
+        if got is None:
+            pa = self.patterns[a]
+            got = []
+            for off in range(len(pa)):
+                rest = pa[off:]
+                for b in group:
+                    pb = self.patterns[b]
+                    if (off or b != a) and (pb.startswith(rest) or rest.startswith(pb)):
+                        got.append((b, off))
+            self._overlaps[a] = got
+        return got
 
 
 class Redactor:
-    """Replaces detected secrets with `[REDACTED:<kind>]`; compiled once, reused."""
+    """Replaces detected secrets with `[REDACTED:<kind>]`; built once, reused."""
 
     def __init__(self, extra_patterns: Iterable[str] = (), allow: Iterable[str] = ()) -> None:
         self.allow = frozenset(allow)
-        self._detectors = _DETECTORS
+        self._detectors: list[Detector | None] = [None] * len(REGISTRY)
         self._triggers: _Triggers | None = None
+        self._route: list[list[int]] = []
         self._extra: list[re.Pattern[str]] = []
         for p in extra_patterns:
             try:
                 self._extra.append(re.compile(p))
             except re.error as exc:
-                from tokenjuice import _log
-
                 _log.warn(f"redaction: extra pattern {p!r} is not a valid regex ({exc}); skipped")
+
+    # ------------------------------------------------------------------ text
 
     def redact(self, text: str) -> tuple[str, dict[str, int]]:
         """The text with secrets replaced, and how many of each kind were found."""
-        found: dict[str, int] = {}
         if not text:
-            return text, found
-        if self._triggers is None:
-            self._triggers = _Triggers(t for det in self._detectors for t in det.triggers)
-        present, where = self._triggers.scan(text)
-        for det in self._detectors:
-            if not present:
-                break
-            starts = _starts(text, det, present, where)
-            if starts is not None and not starts:
-                continue
-            rx = re.compile(det.pattern)
-            repl = self._replacer(det.kind, det.group, found)
-            # Positions unknown (a short text): the whole text is scanned.
-            new = _sub_at(rx, text, starts, repl) if starts is not None else rx.sub(repl, text)
-            if new is not text:
-                # Offsets after a replacement moved: find the triggers again (rare).
-                text = new
-                present, where = self._triggers.scan(text)
+            return text, {}
+        try:
+            spans = self.spans(text)
+        except Exception as exc:  # noqa: BLE001 - fail safe: never the text unscanned, never an error
+            _log.warn(
+                f"redaction failed ({type(exc).__name__}); scanning line by line, masking any line that fails",
+                key=f"redact-failed:{type(exc).__name__}",
+            )
+            return self._line_by_line(text)
+        return _apply(text, spans)
+
+    def spans(self, text: str) -> list[Span]:
+        """The spans to mask, ascending, none overlapping, none holding a line break."""
+        triggers = self._scanner()
+        hits: dict[int, list[tuple[int, str]]] = {}
+        keys_ = triggers.keys
+        for pos, k in triggers.scan(text):
+            for d in self._route[k]:
+                hits.setdefault(d, []).append((pos, keys_[k]))
+        found: list[tuple[int, int, str, bool, int]] = []
+        for d in sorted(hits):
+            det = self._detectors[d]
+            if det is None:
+                det = self._detectors[d] = load(d)
+            out: list[Span] = []
+            det.find(text, hits[d], out)  # ascending: the scan's order
+            found += [(s, e, kind, counted, d) for s, e, kind, counted in out]
+        last = len(REGISTRY)
         for rx in self._extra:
-            text = rx.sub(self._replacer("custom", 0, found), text)
-        return text, found
+            for m in rx.finditer(text):
+                found += [(s, e, CUSTOM, i == 0, last) for i, (s, e) in enumerate(_lines(text, *m.span()))]
+        return self._merge(text, found)
 
-    def _replacer(self, kind: str, group: int, found: dict[str, int]) -> Callable[[re.Match[str]], str]:
+    def _scanner(self) -> _Triggers:
+        if self._triggers is None:
+            keys: dict[str, list[int]] = {}
+            for i, (_, _, triggers) in enumerate(REGISTRY):
+                for t in triggers:
+                    keys.setdefault(t, []).append(i)
+            self._triggers = _Triggers(keys)
+            self._route = [keys[k] for k in self._triggers.keys]
+        return self._triggers
+
+    def _merge(self, text: str, found: list[tuple[int, int, str, bool, int]]) -> list[Span]:
+        """Overlapping spans become one, named by the most specific detector."""
         allow = self.allow
+        cleaned = []
+        for s, e, kind, counted, prio in found:
+            if e <= s:
+                continue
+            value = text[s:e]
+            if allow and (value in allow or value.strip("\"'") in allow):
+                continue
+            if "\n" in value:
+                cleaned += [(a, b, kind, counted and i == 0, prio) for i, (a, b) in enumerate(_lines(text, s, e))]
+            else:
+                cleaned.append((s, e, kind, counted, prio))
+        cleaned.sort()
+        merged: list[Span] = []
+        best = 0
+        for s, e, kind, counted, prio in cleaned:
+            if merged and s < merged[-1][1]:
+                ps, pe, pkind, pcounted = merged[-1]
+                if prio < best:
+                    pkind, best = kind, prio
+                merged[-1] = (ps, max(pe, e), pkind, pcounted or counted)
+            else:
+                merged.append((s, e, kind, counted))
+                best = prio
+        return merged
 
-        def repl(m: re.Match[str]) -> str:
-            value = m.group(group)
-            if value is None or value in allow or value.strip("\"'") in allow:
-                return m.group(0)
-            # Already replaced by an earlier detector (`https://[REDACTED:github-token]@…`).
-            if "[REDACTED:" in value or ("[REDACTED:" in m.group(0) and kind == "url-password"):
-                return m.group(0)
-            if kind in ("secret-assignment", "url-password") and re.match(_NOT_SECRET, value):
-                return m.group(0)
-            if kind == "secret-assignment" and re.search(
-                _NOT_SECRET_NAME, _name_before(m) + m.group(0)[: m.start(group) - m.start(0)]
-            ):
-                return m.group(0)
-            found[kind] = found.get(kind, 0) + 1
-            if group == 0:
-                return f"[REDACTED:{kind}]"
-            start, end = m.span(group)
-            base = m.start(0)
-            whole = m.group(0)
-            return whole[: start - base] + f"[REDACTED:{kind}]" + whole[end - base :]
+    def _line_by_line(self, text: str) -> tuple[str, dict[str, int]]:
+        """Each line holding a trigger redacted on its own; one that fails, masked whole.
+        Alone, a line of a key block has no trigger: a line that is one long base64 run
+        is masked too."""
+        found: dict[str, int] = {}
+        out: list[str] = []
+        try:
+            patterns = self._scanner().patterns
+            for line in text.split("\n"):
+                low = _project(line)
+                if not any(p in low for p in patterns):
+                    blob = line.strip(" \t\r+-\"',")
+                    if len(blob) >= 32 and _BASE64.issuperset(blob):
+                        line = f"[REDACTED:{UNSCANNED}]"
+                        found[UNSCANNED] = found.get(UNSCANNED, 0) + 1
+                    out.append(line)
+                    continue
+                try:
+                    new, n = _apply(line, self.spans(line))
+                except Exception:  # noqa: BLE001 - the line cannot be scanned: it is masked
+                    new, n = f"[REDACTED:{UNSCANNED}]", {UNSCANNED: 1}
+                out.append(new)
+                for k, v in n.items():
+                    found[k] = found.get(k, 0) + v
+        except Exception:  # noqa: BLE001 - nothing is known to be safe: every line is masked
+            masked = [f"[REDACTED:{UNSCANNED}]" if line.strip() else line for line in text.split("\n")]
+            return "\n".join(masked), {UNSCANNED: sum(1 for line in text.split("\n") if line.strip())}
+        return "\n".join(out), found
 
-        return repl
+    # ------------------------------------------------------ bytes and argv
+
+    def redact_bytes(self, data: bytes) -> tuple[bytes, dict[str, int]]:
+        """`redact` for bytes that may not be UTF-8: undecodable bytes round-trip."""
+        text = data.decode("utf-8", "surrogateescape")
+        out, found = self.redact(text)
+        if not found:
+            return data, found
+        return out.encode("utf-8", "surrogateescape"), found
+
+    def redact_argv(self, argv: Sequence[str]) -> tuple[list[str], dict[str, int]]:
+        """The arguments with secrets replaced. They are read as one command line, so a
+        flag's value in the next argument (`--password X`, `sshpass -p X`) is found."""
+        from tokenjuice.command import shell_quote
+
+        args = list(argv)
+        quoted = [shell_quote(a) for a in args]
+        line = " ".join(quoted)
+        try:
+            spans = self.spans(line)
+        except Exception:  # noqa: BLE001 - each argument alone, fail safe
+            pairs = [self.redact(a) for a in args]
+            return [p[0] for p in pairs], _sum(p[1] for p in pairs)
+        if not spans:
+            return args, {}
+        found: dict[str, int] = {}
+        start = 0
+        for k, q in enumerate(quoted):
+            end = start + len(q)
+            mine = [
+                (max(s, start) - start, min(e, end) - start, kind) for s, e, kind, _ in spans if s < end and e > start
+            ]
+            if mine:
+                if q == args[k]:
+                    args[k] = _apply(args[k], [(s, e, kind, False) for s, e, kind in mine])[0]
+                else:
+                    alone, _ = self.redact(args[k])
+                    args[k] = alone if alone != args[k] else f"[REDACTED:{mine[0][2]}]"
+            start = end + 1
+        for _, _, kind, counted in spans:
+            if counted:
+                found[kind] = found.get(kind, 0) + 1
+        return args, found
 
 
-def _starts(text: str, det: _Detector, present: set[str], where: dict[str, list[int]] | None) -> list[int] | None:
-    """Every position where a match of the detector could start, ascending; [] when none
-    can, None when the whole text has to be scanned."""
-    hits: list[int] = []
-    for t in det.triggers:
-        key = t.lower()
-        if key not in present:
-            continue
-        if where is None:
-            if key == t or t in text:
-                return None
-            continue
-        occ = where[key]
-        if key != t:
-            occ = list(compress(occ, map(text.startswith, repeat(t), occ)))
-        hits.extend(occ)
-    if hits and det.near is not None:
-        lit, span = det.near
-        hits = [p for p in hits if text.find(lit, p, p + span) >= 0]
-    if not hits:
-        return []
-    if det.start == WORD:
-        out = []
-        for p in hits:
-            j = p
-            while j > 0 and text[j - 1] in _WORD_CHARS:
-                j -= 1
-                if p - j > _MAX_WORD:
-                    return None
-            out.append(j)
-        return sorted(set(out))
-    if det.start == 0:
-        return sorted(set(hits))
-    return sorted({s for p in hits for s in range(max(0, p - det.start), p + 1)})
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
-def _sub_at(rx: re.Pattern[str], text: str, starts: Iterable[int], repl: Callable[[re.Match[str]], str]) -> str:
-    """`rx.sub(repl, text)` when every match starts at one of `starts` (ascending): the
-    pattern is tried only there, with the whole text as context (`\\b` sees before it)."""
-    out: list[str] = []
+def _lines(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """The pieces of [s, e) between line breaks."""
+    out = []
+    while s < e:
+        nl = text.find("\n", s, e)
+        stop = e if nl < 0 else nl
+        if stop > s:
+            out.append((s, stop - 1 if text[stop - 1] == "\r" and stop - 1 > s else stop))
+        s = stop + 1
+    return out
+
+
+def _apply(text: str, spans: list[Span]) -> tuple[str, dict[str, int]]:
+    if not spans:
+        return text, {}
+    found: dict[str, int] = {}
+    pieces = []
     pos = 0
-    for start in starts:
-        if start < pos:
-            continue
-        m = rx.match(text, start)
-        if m is None:
-            continue
-        out.append(text[pos : m.start()])
-        out.append(repl(m))
-        pos = m.end()
-    if not out:
-        return text
-    out.append(text[pos:])
-    return "".join(out)
+    for s, e, kind, counted in spans:
+        pieces.append(text[pos:s])
+        pieces.append(f"[REDACTED:{kind}]")
+        pos = e
+        if counted:
+            found[kind] = found.get(kind, 0) + 1
+    pieces.append(text[pos:])
+    return "".join(pieces), found
 
 
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+def _joined(argv: Sequence[str]) -> str:
+    from tokenjuice.command import shell_quote
+
+    return " ".join(map(shell_quote, argv))
 
 
-def _name_before(m: re.Match[str]) -> str:
-    """The word characters just before a match (`next_` of `next_token=…`), at most 64."""
-    text, i = m.string, m.start()
-    j = i
-    while j > 0 and i - j < 64 and text[j - 1] in _NAME_CHARS:
-        j -= 1
-    return text[j:i]
+def _sum(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for c in counts:
+        for k, v in c.items():
+            total[k] = total.get(k, 0) + v
+    return total
 
+
+# ------------------------------------------------------------------- tool runs
+
+
+def redact_run(redactor: Redactor, run: ToolRun) -> tuple[ToolRun, dict[str, int]]:
+    """The run with secrets replaced in its output (text and kept bytes) and its command
+    line, and how many of each kind; never raises."""
+    try:
+        return _redact_run(redactor, run)
+    except Exception as exc:  # noqa: BLE001 - fail safe: the text, masked line by line
+        _log.warn(f"redaction failed ({type(exc).__name__}); the raw bytes are not kept", key="redact-run-failed")
+        text, found = redactor._line_by_line(run.combined)
+        from tokenjuice.model import ToolRun
+
+        masked = ToolRun(
+            tool_name=run.tool_name,
+            command=redactor._line_by_line(run.command_text())[0] if run.command or run.argv else None,
+            cwd=run.cwd,
+            combined=text,
+            exit_code=run.exit_code,
+            duration_ms=run.duration_ms,
+            session_id=run.session_id,
+            metadata=run.metadata,
+        )
+        return masked, found
+
+
+def _redact_run(redactor: Redactor, run: ToolRun) -> tuple[ToolRun, dict[str, int]]:
+    from tokenjuice.model import ToolRun
+
+    original = run.combined
+    combined, found = redactor.redact(original)
+    stdout, stderr = run.stdout, run.stderr
+    if found or (stdout and stdout != original) or (stderr and stderr != original):
+        streams: dict[str, int] = {}
+        if stdout:
+            stdout, n = (combined, {}) if stdout == original else redactor.redact(stdout)
+            streams = _sum((streams, n))
+        if stderr:
+            stderr, n = (combined, {}) if stderr == original else redactor.redact(stderr)
+            streams = _sum((streams, n))
+        # A secret split between the streams' chunks in arrival order is still found.
+        found = {k: max(found.get(k, 0), streams.get(k, 0)) for k in {*found, *streams}}
+    raw_bytes = run.raw_bytes
+    if raw_bytes is not None:
+        try:
+            same = raw_bytes.decode("utf-8") == original
+        except UnicodeDecodeError:
+            same = False
+        if same:
+            raw_bytes = combined.encode("utf-8") if combined is not original else raw_bytes
+        else:
+            raw_bytes, n = redactor.redact_bytes(raw_bytes)
+            found = {k: max(found.get(k, 0), n.get(k, 0)) for k in {*found, *n}}
+    command = run.command
+    argv: Sequence[str] = run.argv
+    line: dict[str, int] = {}
+    if command:
+        command, line = redactor.redact(command)
+    if argv and (line or not command or command != _joined(argv)):
+        argv, n = redactor.redact_argv(argv)
+        line = line or n  # the same secrets: counted once
+    for k, v in line.items():
+        found[k] = found.get(k, 0) + v
+    if not found:
+        return run, found
+    redacted = ToolRun(
+        tool_name=run.tool_name,
+        command=command,
+        argv=argv,
+        cwd=run.cwd,
+        stdout=stdout,
+        stderr=stderr,
+        combined=combined,
+        exit_code=run.exit_code,
+        duration_ms=run.duration_ms,
+        session_id=run.session_id,
+        metadata=run.metadata,
+        interleave=None if len(combined) != len(original) else run.interleave,
+        raw_bytes=raw_bytes,
+    )
+    return redacted, found
+
+
+# ---------------------------------------------------------------- configuration
 
 _default: Redactor | None = None
 
@@ -461,8 +486,6 @@ def _strings(value: object) -> list[str]:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return list(value)
     if value is not None:
-        from tokenjuice import _log
-
         _log.warn(f"config.toml [redaction]: expected a list of strings, got {value!r}; ignored")
     return []
 

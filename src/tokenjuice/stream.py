@@ -42,6 +42,17 @@ def threshold() -> int:
     return STREAM_THRESHOLD
 
 
+def _line_cut(data: bytes) -> int:
+    """Where to cut a line too long to hold: after its last carriage return, `,` or `;`
+    (a progress bar's frame, a JSON or CSV field), else after a blank, in its last
+    64 KB; so the redactor never sees a secret, or a `name=value` pair, cut in two."""
+    lo = max(0, len(data) - (64 << 10))
+    cut = max(data.rfind(b"\r", lo), data.rfind(b",", lo), data.rfind(b";", lo))
+    if cut < 0:
+        cut = max(data.rfind(b" ", lo), data.rfind(b"\t", lo))
+    return cut + 1 if cut >= 0 else len(data)
+
+
 class Streamed:
     """What the sample stands for: the spool file and the counts of the whole output."""
 
@@ -127,7 +138,7 @@ class SpoolSink(Sink):
             if cut <= 0:
                 if len(data) < (1 << 20):
                     return
-                cut = len(data)  # a 1 MB line: cut it anyway
+                cut = _line_cut(data)  # a 1 MB line: cut it anyway, between fields
             begin = data.rfind(b"-----BEGIN", 0, cut)
             if begin >= 0 and data.find(b"-----END", begin) < 0 and cut - begin < _PEM_HOLD_BYTES:
                 cut = data.rfind(b"\n", 0, begin) + 1

@@ -347,6 +347,23 @@ def test_planted_secret_is_redacted_in_run_and_read_output(tmp_path: Path) -> No
     _with_server(tmp_path, body)
 
 
+def test_secrets_in_the_command_line_are_kept_nowhere(tmp_path: Path) -> None:
+    pw = "Hx7-kq2p_9Zw"
+    # `:` ignores its arguments: the command line carries the secrets, the output does not.
+    command = f": mysql -uroot -p{pw} app; : curl -u admin:{pw}x https://x; " + NOISY_FAILING
+
+    async def body(session: ClientSession) -> None:
+        res = await _call(session, "run", {"command": command})
+        assert pw not in "".join(_texts(res))
+        red = await _call(session, "reduce", {"text": "".join(RAW_LINES), "command": f"deploy --password {pw}y"})
+        assert pw not in "".join(_texts(red))
+        for path in (tmp_path / "tjhome").rglob("*"):
+            if path.is_file():
+                assert pw.encode() not in path.read_bytes(), path
+
+    _with_server(tmp_path, body)
+
+
 def test_unknown_tool_is_a_protocol_error(tmp_path: Path) -> None:
     async def body(session: ClientSession) -> None:
         with pytest.raises(MCPError, match="unknown tool"):

@@ -252,44 +252,14 @@ class Reducer:
         return red
 
     def _redact(self, run: ToolRun) -> tuple[ToolRun, dict[str, int]]:
-        """Replace detected secrets in every field the run carries (before anything else)."""
+        """Replace detected secrets in the output, the kept bytes and the command line
+        (before anything else; never raises: see `tokenjuice.redact`)."""
         redactor = self._redactor()
         if redactor is None:
             return run, {}
-        found: dict[str, int] = {}
+        from tokenjuice.redact import redact_run
 
-        def clean(text: str | None) -> str | None:
-            if not text:
-                return text
-            out, n = redactor.redact(text)
-            for k, v in n.items():
-                found[k] = found.get(k, 0) + v
-            return out
-
-        combined = clean(run.combined)
-        if not found:
-            return run, {}
-        counts = dict(found)
-        raw_bytes = run.raw_bytes
-        if raw_bytes is not None:
-            # Byte-exact except for the redacted spans: undecodable bytes round-trip.
-            raw_bytes = (clean(raw_bytes.decode("utf-8", "surrogateescape")) or "").encode("utf-8", "surrogateescape")
-        redacted = ToolRun(
-            tool_name=run.tool_name,
-            command=clean(run.command),
-            argv=[clean(a) or "" for a in run.argv] if run.argv is not None else None,
-            cwd=run.cwd,
-            stdout=clean(run.stdout),
-            stderr=clean(run.stderr),
-            combined=combined,
-            exit_code=run.exit_code,
-            duration_ms=run.duration_ms,
-            session_id=run.session_id,
-            metadata=run.metadata,
-            interleave=None if len(combined or "") != len(run.combined) else run.interleave,
-            raw_bytes=raw_bytes,
-        )
-        return redacted, counts
+        return redact_run(redactor, run)
 
     def _redactor(self) -> Redactor | None:
         if self.redactor is False:

@@ -33,15 +33,15 @@ class TokenjuiceInterceptor:
 
             redactor = default_redactor()
             if redactor is not None:
-
-                def mask(text: str) -> str:
-                    out, hits = redactor.redact(text)
-                    for k, v in hits.items():
-                        found[k] = found.get(k, 0) + v
-                    return out
-
-                command = mask(command) if command else command
-                argv = [mask(a) for a in argv] if argv else argv
+                hits: dict[str, int] = {}
+                if command:
+                    command, hits = redactor.redact(command)
+                if argv:
+                    # One command line: a flag's value in the next argument is found too.
+                    argv, more = redactor.redact_argv(argv)
+                    hits = hits or more  # the same secrets: counted once
+                for k, v in hits.items():
+                    found[k] = found.get(k, 0) + v
         run = ToolRun(
             tool_name=ctx.tool_name if ctx.tool_name else "exec",
             command=command,

@@ -24,6 +24,15 @@ def run(args: argparse.Namespace) -> int:
         count, raw, stored = store.totals()
     except StoreError as exc:
         raise UserError(str(exc)) from None
+    from tokenjuice.redact import default_redactor
+
+    # Commands are masked before they are stored; masked again here for rows an older
+    # version stored as given.
+    redactor = default_redactor()
+    if redactor is not None:
+        for r in rows:
+            if r.command:
+                r.command = redactor.redact(r.command)[0]
     if args.json:
         import json
 

@@ -105,8 +105,6 @@ def _byte_redactor(reducer: object) -> Callable[[bytes], bytes] | None:
         return None
 
     def redact(data: bytes) -> bytes:
-        text = data.decode("utf-8", "surrogateescape")
-        out, found = redactor.redact(text)
-        return out.encode("utf-8", "surrogateescape") if found else data
+        return redactor.redact_bytes(data)[0]  # type: ignore[no-any-return]
 
     return redact
