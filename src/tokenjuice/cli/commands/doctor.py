@@ -161,11 +161,12 @@ def _warnings_log() -> dict[str, object]:
     import os
 
     from tokenjuice import _log
+    from tokenjuice._fs import read_regular
 
     path = _log.log_path()
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = f.read().splitlines()
+        # Bounded, and never a FIFO planted in a shared state directory.
+        lines = read_regular(path, 4 * _log.MAX_LOG_BYTES).decode("utf-8", "replace").splitlines()
     except OSError:
         lines = []
     return {"path": path, "lines": len(lines), "last": lines[-1] if lines else None, "exists": os.path.exists(path)}
