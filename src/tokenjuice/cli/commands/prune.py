@@ -4,6 +4,7 @@ and the spool files a killed `wrap` left behind."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from tokenjuice.cli.main import UserError
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         v = getattr(args, name)
         if v is None:
             continue
-        if v != v or v == float("inf"):  # nan: no comparison would ever act on it
+        if not math.isfinite(v):  # nan: no comparison would ever act on it
             raise UserError(f"--{name.replace('_', '-')} must be a finite number, not {v:g}")
         if v < 0:
             raise UserError(f"--{name.replace('_', '-')} must not be negative")
