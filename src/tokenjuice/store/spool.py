@@ -46,6 +46,8 @@ def create() -> tuple[BinaryIO, str]:
 
     first, fallback = _places()
     try:
+        # The state directory too is ours alone (makedirs gives only the leaf the mode).
+        os.makedirs(os.path.dirname(first[0]), mode=0o700, exist_ok=True)
         os.makedirs(first[0], mode=0o700, exist_ok=True)
         place = first
     except OSError:
@@ -132,7 +134,11 @@ def _alive(pid: int) -> bool:
         return False
     except OSError:
         return True  # someone else's process
-    return True
+    try:  # a killed writer its parent has not reaped yet is a zombie, as good as gone
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[:1] != [b"Z"]
+    except OSError:
+        return True
 
 
 def remove_orphans() -> tuple[int, int]:
