@@ -383,6 +383,11 @@ class _Parser:
             self.i = end + 1
             return None
         if ch == "(":
+            end = self.p.find(")", self.i)
+            if end < 0:
+                raise _Unreadable
+            self.i = end + 1
+            self.close(self.alternation())
             return _Backref()  # a conditional group tests a group's match
         return self.flag_group(ch)
 
