@@ -876,19 +876,19 @@ def _error_message(exc: Exception) -> Any:
     from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 
     errors = getattr(exc, "errors", None)
-    details = errors() if callable(errors) else []
-    first = details[0] if details and isinstance(details[0], dict) else {}
+    details = [d for d in (errors() if callable(errors) else []) if isinstance(d, dict)]
+    first = details[0] if details else {}
     line = first.get("input")
     if isinstance(line, str) and not line.strip():
         return None  # a blank line is no message at all
     parsed: Any = None
-    if isinstance(line, str):
+    if first.get("type") == "json_invalid" and isinstance(line, str):
         try:
             parsed = json.loads(line)  # Python's parser takes the lone surrogates the SDK refuses
         except (ValueError, RecursionError):
             parsed = None
-    elif isinstance(line, dict):
-        parsed = line
+    else:  # valid JSON, no JSON-RPC message: some error quotes the whole object
+        parsed = next((d["input"] for d in details if isinstance(d.get("input"), dict)), None)
     raw_id = parsed.get("id") if isinstance(parsed, dict) else None
     ident = raw_id if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
     if first.get("type") == "json_invalid":
