@@ -4,6 +4,7 @@ stays) and finding a program on PATH as shutil does."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -109,8 +110,18 @@ def test_read_regular_refuses_what_would_hang_or_never_end(kind: str, tmp_path: 
         path.write_bytes(b"x" * 101)
     else:
         path.symlink_to(kind)
-    with pytest.raises(_fs.NotRegularFile) as err:
-        _fs.read_regular(str(path), 100)
+
+    def hung(_sig: int, _frame: object) -> None:
+        raise TimeoutError("read_regular blocked")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, 10)  # a regression must fail, not hang the suite
+    try:
+        with pytest.raises(_fs.NotRegularFile) as err:
+            _fs.read_regular(str(path), 100)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
     assert err.value.reason == ("larger than 100 bytes" if kind == "too large" else "not a regular file")
     assert str(path) in str(err.value)
 

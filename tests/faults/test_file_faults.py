@@ -90,11 +90,11 @@ def test_a_hostile_rules_folder_is_trusted_and_loaded_without_hanging(hostile_pr
 
 
 def test_retargeting_a_symlinked_rule_file_needs_trust_again(hostile_project: Path, tmp_path: Path) -> None:
-    from tokenjuice.rules import trust
-
+    home = tmp_path / "home"
+    assert tj("trust", home=home, cwd=hostile_project, timeout=60).returncode == 0
+    assert ": trusted\n" in tj("trust", "--show", home=home, cwd=hostile_project, timeout=60).stdout.decode()
     rules = hostile_project / ".tokenjuice" / "rules"
-    trust.trust(str(rules))
-    assert trust.gate(str(rules)) is None
     (rules / "zero.json").unlink()
     (rules / "zero.json").symlink_to("/dev/null")
-    assert "changed since" in (trust.gate(str(rules)) or "")
+    shown = tj("trust", "--show", home=home, cwd=hostile_project, timeout=60).stdout.decode()
+    assert "changed since they were trusted" in shown
