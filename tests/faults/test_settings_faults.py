@@ -114,3 +114,28 @@ def test_a_backup_changed_since_is_no_longer_ours(tmp_path: Path) -> None:
     settings.write_text(json.dumps(data))
     _uninstall("claude-code", settings, home)
     assert backup.read_bytes() == b"edited by the user\n"
+
+
+@pytest.mark.parametrize("fault", ["FIFO", "link to /dev/zero"])
+def test_a_hook_call_never_hangs_on_a_settings_file_that_is_no_file(fault: str, tmp_path: Path) -> None:
+    config = tmp_path / "claude"
+    config.mkdir()
+    settings = config / "settings.json"
+    if fault == "FIFO":
+        os.mkfifo(settings)
+    else:
+        settings.symlink_to("/dev/zero")
+    payload = {
+        "session_id": "s",
+        "cwd": str(tmp_path),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git status"},
+        "permission_mode": "bypassPermissions",
+    }
+    env = {"CLAUDE_CONFIG_DIR": str(config), "HOME": str(tmp_path)}
+    p = tj("hook", "claude-code", home=tmp_path / "home", env=env, stdin=json.dumps(payload).encode(), timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert " wrap " in p.stdout.decode()  # still routed through wrap
+    doc = tj("doctor", "hooks", home=tmp_path / "home", env=env, timeout=60)
+    assert "not a regular file" in doc.stdout.decode()

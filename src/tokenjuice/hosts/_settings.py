@@ -40,7 +40,8 @@ def load(path: str) -> tuple[dict[str, object], bool]:
     except FileNotFoundError:
         return {}, False
     except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        why = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
+        raise SettingsError(f"cannot read {path}: {why}") from None
     if not text.strip():
         return {}, True
     try:
