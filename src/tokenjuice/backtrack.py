@@ -358,38 +358,29 @@ class _Parser:
             return self.close(self.alternation())  # atomic: fewer choices, never more
         if ch == "P":
             kind = self.take()
-            if kind == "<":
-                end = self.p.find(">", self.i)
-                if end < 0:
-                    raise _Unreadable
-                self.i = end + 1
-                return self.close(self.alternation())
-            if kind == "=":
-                end = self.p.find(")", self.i)
-                if end < 0:
-                    raise _Unreadable
-                self.i = end + 1
-                return _Backref()
-            raise _Unreadable
+            if kind not in "<=":
+                raise _Unreadable
+            self.skip_past(">" if kind == "<" else ")")  # the group's name
+            return self.close(self.alternation()) if kind == "<" else _Backref()
         if ch in "=!":
             return _Assert("look", self.close(self.alternation()))
         if ch == "<" and self.peek() in ("=", "!"):
             self.i += 1
             return _Assert("look", self.close(self.alternation()))
         if ch == "#":
-            end = self.p.find(")", self.i)
-            if end < 0:
-                raise _Unreadable
-            self.i = end + 1
+            self.skip_past(")")
             return None
         if ch == "(":
-            end = self.p.find(")", self.i)
-            if end < 0:
-                raise _Unreadable
-            self.i = end + 1
+            self.skip_past(")")
             self.close(self.alternation())
             return _Backref()  # a conditional group tests a group's match
         return self.flag_group(ch)
+
+    def skip_past(self, end: str) -> None:
+        at = self.p.find(end, self.i)
+        if at < 0:
+            raise _Unreadable
+        self.i = at + 1
 
     def flag_group(self, ch: str) -> _Node | None:
         on = off = 0
@@ -612,14 +603,11 @@ def risk(pattern: str, flags: int = 0) -> str | None:
     provably cannot. A pattern this check cannot read is risky (`NOT_UNDERSTOOD`)."""
     try:
         tree = _Parser(pattern, int(flags)).parse()
-    except (_Unreadable, ValueError, IndexError):
-        return NOT_UNDERSTOOD
-    except RecursionError:
-        return NOT_UNDERSTOOD
-    try:
         cost = _walk(tree, [])
     except _Risky as exc:
         return str(exc)
+    except (_Unreadable, ValueError, IndexError, RecursionError):
+        return NOT_UNDERSTOOD  # fail closed, a nesting too deep to follow included
     if cost.degree() + (0 if _anchored(tree) else 1) >= _MAX_DEGREE:
         return "several overlapping repeats"
     return None
