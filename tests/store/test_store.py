@@ -398,3 +398,9 @@ def test_readers_see_what_a_writer_in_another_connection_stored(tmp_path: Path) 
     assert reader.read(second) == b"two\n" * 3000
     writer.close()
     reader.close()
+
+
+def test_a_store_file_created_but_never_initialised_reads_as_empty(tmp_path: Path) -> None:
+    (tmp_path / "store.sqlite3").write_bytes(b"")  # what a full disk leaves after the create
+    store = Store(str(tmp_path))
+    assert store.list() == [] and store.totals() == (0, 0, 0)

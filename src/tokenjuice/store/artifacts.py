@@ -264,7 +264,10 @@ class Store:
         conn: sqlite3.Connection | None = getattr(self._local, "ro", None)
         if conn is not None:
             return conn
-        if not os.path.exists(self.path):
+        try:
+            if os.path.getsize(self.path) == 0:
+                return None  # created, never initialised (the disk was full, say): empty
+        except OSError:
             return None
         from tokenjuice.store._sqlite import sqlite3
 
