@@ -4,6 +4,7 @@ stays) and finding a program on PATH as shutil does."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,45 @@ def test_which_finds_what_shutil_finds(tmp_path: Path, monkeypatch: pytest.Monke
     assert _fs.which("dir") == str(c / "dir")
     monkeypatch.delenv("PATH")
     assert _fs.which("sh") == shutil.which("sh")
+
+
+# ------------------------------------------------------------------ bounded reads
+
+
+def test_read_regular_reads_a_file_through_a_link(tmp_path: Path) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"content")
+    (tmp_path / "link").symlink_to(target)
+    assert _fs.read_regular(str(tmp_path / "link"), 100) == b"content"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "/dev/urandom", "directory", "too large"])
+def test_read_regular_refuses_what_would_hang_or_never_end(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "thing"
+    if kind == "fifo":
+        os.mkfifo(path)  # no writer: a plain open would block forever
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "too large":
+        path.write_bytes(b"x" * 101)
+    else:
+        path.symlink_to(kind)
+
+    def hung(_sig: int, _frame: object) -> None:
+        raise TimeoutError("read_regular blocked")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, 10)  # a regression must fail, not hang the suite
+    try:
+        with pytest.raises(_fs.NotRegularFile) as err:
+            _fs.read_regular(str(path), 100)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert err.value.reason == ("larger than 100 bytes" if kind == "too large" else "not a regular file")
+    assert str(path) in str(err.value)
+
+
+def test_read_regular_raises_what_open_raises(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        _fs.read_regular(str(tmp_path / "missing"), 100)

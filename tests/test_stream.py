@@ -153,3 +153,60 @@ def test_a_line_too_long_to_hold_is_cut_between_fields_so_secrets_stay_whole(tmp
     sink.discard()
     assert secret.encode() not in stored and GITHUB.encode() not in stored
     assert stored.count(b'"id": 12345') == line.count('"id": 12345')  # nothing else changed
+
+
+def _sink_fed(monkeypatch: pytest.MonkeyPatch, fail_after: int | None, create_fails: bool = False) -> object:
+    """A SpoolSink fed 3 MB past a 1 MB threshold, its spool file failing as a full disk
+    does: on creation, or after `fail_after` bytes."""
+    import errno
+
+    from tokenjuice.model import STDOUT
+    from tokenjuice.store import spool
+    from tokenjuice.stream import SpoolSink
+
+    real_create = spool.create
+
+    class Full:
+        def __init__(self, f: object) -> None:
+            self.f, self.n = f, 0
+
+        def write(self, data: bytes) -> int:
+            self.n += len(data)
+            if fail_after is not None and self.n > fail_after:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return self.f.write(data)  # type: ignore[attr-defined, no-any-return]
+
+        def close(self) -> None:
+            self.f.close()  # type: ignore[attr-defined]
+
+    def create() -> tuple[object, str]:
+        if create_fails:
+            raise OSError(errno.EROFS, "Read-only file system")
+        f, path = real_create()
+        return Full(f), path
+
+    monkeypatch.setattr(spool, "create", create)
+    sink = SpoolSink(limit=1 << 20)
+    line = b"progress: a line of noise\n" * 1000
+    for _ in range((3 << 20) // len(line) + 1):
+        sink.feed_bytes(STDOUT, line)
+    sink.feed_bytes(STDOUT, b"src/a.c:1: error: at the end\n")
+    return sink
+
+
+@pytest.mark.parametrize(
+    ("fail_after", "create_fails", "why"), [(2 << 20, False, "No space"), (None, True, "Read-only")]
+)
+def test_a_spool_file_that_cannot_be_written_is_given_up(
+    fail_after: int | None, create_fails: bool, why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tokenjuice.store import spool
+
+    sink = _sink_fed(monkeypatch, fail_after, create_fails)
+    run = sink.to_run(exit_code=5)  # type: ignore[attr-defined]
+    st = run.metadata["streamed"]
+    assert st.path is None and st.lost is not None and why in st.lost
+    assert st.total_bytes > 3 << 20  # still counted to the end
+    assert run.combined.rstrip("\n").endswith("src/a.c:1: error: at the end")
+    assert not os.path.isdir(spool.spool_dir()) or os.listdir(spool.spool_dir()) == []  # no partial spool file
+    sink.discard()  # type: ignore[attr-defined]

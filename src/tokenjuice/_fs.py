@@ -1,7 +1,9 @@
-"""Small filesystem helpers for the hot path: atomic writes, finding a program.
+"""Small filesystem helpers for the hot path: atomic writes, bounded reads, finding a program.
 
 Writing a small file so that readers see the old content or the new, never half;
-finding a program on PATH as `shutil.which` does, without `shutil`'s import.
+reading a file someone else controls (project rules, config) without hanging on a FIFO
+or reading `/dev/zero` forever; finding a program on PATH as `shutil.which` does,
+without `shutil`'s import.
 """
 
 from __future__ import annotations
@@ -39,6 +41,48 @@ def write_atomic(path: str, data: bytes, mode: int | None = None) -> None:
         except OSError:
             pass
         raise
+
+
+class NotRegularFile(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket, a directory),
+    or a regular file larger than the reader accepts; `reason` says which, without
+    the path."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.reason = reason
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """The bytes of the regular file `path` (symlinks followed), at most `limit` of them.
+
+    Opening does not block (a FIFO without a writer would), and anything but a regular
+    file, or a file over `limit` bytes, raises `NotRegularFile` before a byte is read.
+    Raises OSError as `open` does.
+    """
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(path, "not a regular file")
+        if st.st_size > limit:
+            raise NotRegularFile(path, f"larger than {limit:,} bytes")
+        chunks = []
+        size = 0
+        while True:
+            # The file may grow while it is read: never past the limit.
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise NotRegularFile(path, f"larger than {limit:,} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _create_temp(directory: str) -> tuple[int, str]:

@@ -94,20 +94,8 @@ def _make_file_handler_class() -> type:
             self.path = path
 
         def emit(self, record: logging.LogRecord) -> None:
-            import os
-
-            try:
-                line = _masked(self.format(record)) + "\n"
-                os.makedirs(os.path.dirname(self.path), exist_ok=True)
-                with open(self.path, "a", encoding="utf-8") as f:
-                    f.write(line)
-                    size = f.tell()
-                if size > MAX_LOG_BYTES:
-                    with open(self.path, "rb") as f:
-                        f.seek(size // 2)
-                        tail = f.read()
-                    with open(self.path, "wb") as f:
-                        f.write(tail[tail.find(b"\n") + 1 :])
+            try:  # noqa: SIM105 - contextlib is an import this path does without
+                _append(self.path, (_masked(self.format(record)) + "\n").encode("utf-8", "replace"))
             except OSError:
                 pass  # nowhere to log to: the warning is dropped, the tool call goes on
 
@@ -132,6 +120,33 @@ def _masked(line: str) -> str:
         return line
     finally:
         _masking[0] = False
+
+
+def _append(path: str, line: bytes) -> None:
+    """Append `line` to the log at `path`, cutting it to its second half past
+    `MAX_LOG_BYTES`. Only a regular file of ours with one link is written, never
+    through a symlink, and it is kept 0600: the state directory may be shared, and a
+    link planted there must not make us write elsewhere. Raises OSError otherwise."""
+    import os
+    import stat
+
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
+    fd = os.open(path, flags, 0o600)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_nlink != 1:
+            raise PermissionError(f"{path} is not a file of ours")
+        if st.st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+        os.write(fd, line)
+        size = os.fstat(fd).st_size
+        if size > MAX_LOG_BYTES:
+            tail = os.pread(fd, size - size // 2, size // 2)
+            os.ftruncate(fd, 0)
+            os.write(fd, tail[tail.find(b"\n") + 1 :])
+    finally:
+        os.close(fd)
 
 
 def _file_handler(path: str) -> logging.Handler:

@@ -1,13 +1,16 @@
 """The user's `config.toml` (`$XDG_CONFIG_HOME/tokenjuice/config.toml`), read once per process.
 
 Sections: `[redaction]` (see `tokenjuice.redact`) and `[hooks]` (see `tokenjuice.hosts`).
-A missing file is an empty config; an unreadable or invalid one is a warning and an
-empty config, so a typo never stops a tool call.
+A missing file is an empty config; an unreadable or invalid one (not UTF-8, not TOML,
+not a regular file, larger than `MAX_BYTES`) is a warning and an empty config, so a
+typo never stops a tool call.
 """
 
 from __future__ import annotations
 
 _cache: dict[str, dict[str, object]] | None = None
+# A config file is a few lines; anything this large is not one.
+MAX_BYTES = 1 << 20
 
 
 def path() -> str:
@@ -35,13 +38,16 @@ def _load() -> dict[str, dict[str, object]]:
         return {}
     import tomllib
 
+    from tokenjuice._fs import read_regular
+
     try:
-        with open(p, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_regular(p, MAX_BYTES).decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        # ValueError: not UTF-8 (UnicodeDecodeError) or not TOML (TOMLDecodeError).
         from tokenjuice import _log
 
-        _log.warn(f"{p}: {exc}; using defaults")
+        why = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc) or type(exc).__name__
+        _log.warn(f"{p}: {why}; using defaults")
         return {}
     return {k: v for k, v in data.items() if isinstance(v, dict)}
 

@@ -822,12 +822,90 @@ def _warm_up() -> None:
         _log.debug(f"tokenizer warm-up skipped: {exc}")
 
 
+class _AnswerUnreadable:
+    """The transport's read stream, minus the lines it could not read.
+
+    The SDK hands an unreadable line (not JSON, a lone `\\udXXX` escape, not a JSON-RPC
+    message) to the server as an exception, and the server answers nothing: a client
+    waiting for that request's reply would wait forever. Each one gets a JSON-RPC error
+    here instead: -32700 (parse error) or -32600 (invalid request), with the request's
+    id when the line still shows one, else null.
+    """
+
+    def __init__(self, inner: Any, write_stream: Any) -> None:
+        self._inner = inner
+        self._write = write_stream
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            reply = _error_message(item)
+            if reply is not None:
+                await self._write.send(reply)
+
+    def __aiter__(self) -> _AnswerUnreadable:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _AnswerUnreadable:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def _error_message(exc: Exception) -> Any:
+    """The JSON-RPC error answering a line the transport could not read."""
+    import json
+
+    from mcp.shared.message import SessionMessage
+    from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+    errors = getattr(exc, "errors", None)
+    details = [d for d in (errors() if callable(errors) else []) if isinstance(d, dict)]
+    first = details[0] if details else {}
+    line = first.get("input")
+    if isinstance(line, str) and not line.strip():
+        return None  # a blank line is no message at all
+    parsed: Any = None
+    if first.get("type") == "json_invalid" and isinstance(line, str):
+        try:
+            parsed = json.loads(line)  # Python's parser takes the lone surrogates the SDK refuses
+        except (ValueError, RecursionError):
+            parsed = None
+    else:  # valid JSON, no JSON-RPC message: some error quotes the whole object
+        parsed = next((d["input"] for d in details if isinstance(d.get("input"), dict)), None)
+    raw_id = parsed.get("id") if isinstance(parsed, dict) else None
+    ident = raw_id if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+    if first.get("type") == "json_invalid":
+        code, why = PARSE_ERROR, f"Parse error: {first.get('msg', 'invalid JSON')}"
+    else:
+        code, why = INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"
+    _log.warn(f"mcp: unreadable message answered with error {code}: {why}")
+    return SessionMessage(JSONRPCError(jsonrpc="2.0", id=ident, error=ErrorData(code=code, message=why)))
+
+
 async def serve(tools: Tools | None = None) -> None:
     """Serve MCP on this process's stdin/stdout until the client disconnects."""
     server = build_server(tools)
     threading.Thread(target=_warm_up, name="tokenjuice-warm-up", daemon=True).start()
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        reader = _AnswerUnreadable(read_stream, write_stream)
+        await server.run(reader, write_stream, server.create_initialization_options())
 
 
 def run_stdio(

@@ -5,11 +5,12 @@ JavaScript syntax. `translate_js` rewrites the constructs that differ
 (`(?<name>…)`, `\\k<name>`, `[^]`, `\\u{…}`, `\\cX`) into Python's.
 
 Python's `re` cannot be interrupted, so a pattern that can backtrack
-catastrophically (nested unbounded quantifiers, a quantified alternation,
-backreferences, several `.*`) would hang the agent. `risk()` inspects the parsed
-pattern; risky ones are compiled with the `regex` module instead and matched under a
-per-reduction time budget (`Budget`): when a pattern exhausts it, it is abandoned
-with a warning and treated as not matching. Safe patterns use `re` directly.
+catastrophically (nested quantifiers, bounded ones included, a quantified
+alternation, backreferences, several overlapping repeats) would hang the agent.
+`risk()` runs in `re` only the patterns `tokenjuice.backtrack` proves safe; every
+other one (any pattern the proof cannot read, too) is compiled with the `regex`
+module and matched under a per-reduction time budget (`Budget`): when a pattern
+exhausts it, it is abandoned with a warning and treated as not matching.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from tokenjuice import _re as re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from typing import Any, Protocol
 
     class Matcher(Protocol):
@@ -128,146 +128,17 @@ def _is_hex(s: str) -> bool:
 
 
 def risk(pattern: str, flags: int = 0) -> str | None:
-    """Why `pattern` could backtrack catastrophically, or None when it cannot."""
-    why: str | None = _recache.fact("risk", pattern, flags, _risk)
+    """Why `pattern` could backtrack catastrophically, or None when it provably cannot
+    (see `tokenjuice.backtrack`; a pattern the proof cannot read is risky)."""
+    # Its own fact name: an earlier check's answers, kept by the cache, do not count.
+    why: str | None = _recache.fact("backtrack", pattern, flags, _risk)
     return why
 
 
 def _risk(pattern: str, flags: int) -> str | None:
-    try:
-        from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser  # type: ignore[attr-defined]
+    from tokenjuice.backtrack import risk as proof
 
-        tree = _parser.parse(pattern, flags)
-    except Exception:  # noqa: BLE001 - compile() will report a real syntax error
-        return None
-    repeats = {c.MAX_REPEAT, c.MIN_REPEAT}
-    maxrepeat = c.MAXREPEAT
-    dot_stars = 0
-
-    def walk(items: Any, inside_unbounded: bool) -> str | None:
-        nonlocal dot_stars
-        for op, av in items:
-            if op in repeats:
-                _lo, hi, sub = av
-                unbounded = hi == maxrepeat or hi > 1000
-                if inside_unbounded and hi > 1:
-                    return "nested quantifiers"
-                if unbounded:
-                    flat = list(_flatten(sub, c))
-                    if any(sop == c.BRANCH for sop, _ in flat) and not _disjoint_literals(flat, c):
-                        return "quantified alternation"
-                    if len(sub) == 1 and sub[0][0] == c.ANY:
-                        dot_stars += 1
-                    # `(?:-[a-z]+)*`: each round starts with a character the inner
-                    # repeats cannot match, so there is only one way to split the text.
-                    why = walk(sub, not _delimited(flat, c))
-                else:
-                    why = walk(sub, inside_unbounded)
-                if why:
-                    return why
-            elif op in (c.GROUPREF, c.GROUPREF_EXISTS):
-                return "backreference"
-            elif op == c.SUBPATTERN:
-                why = walk(av[3], inside_unbounded)
-                if why:
-                    return why
-            elif op == c.BRANCH:
-                for branch in av[1]:
-                    why = walk(branch, inside_unbounded)
-                    if why:
-                        return why
-            elif op in (c.ASSERT, c.ASSERT_NOT):
-                why = walk(av[1], inside_unbounded)
-                if why:
-                    return why
-        return None
-
-    why = walk(tree, False)
-    if why:
-        return why
-    anchored = bool(tree.data) and tree.data[0][0] == c.AT
-    if dot_stars >= 3 or (dot_stars >= 2 and not anchored):
-        return "several unbounded wildcards"
-    return None
-
-
-def _delimited(flat: list[tuple[Any, Any]], c: Any) -> bool:
-    """A repeat body that starts with a literal none of its inner repeats can match."""
-    if not flat or flat[0][0] != c.LITERAL:
-        return False
-    sep = chr(flat[0][1])
-    for op, av in flat[1:]:
-        if op in (c.MAX_REPEAT, c.MIN_REPEAT):
-            body = av[2]
-            if len(body) != 1 or _may_match(body[0], sep, c) is not False:
-                return False
-        elif op in (c.SUBPATTERN, c.BRANCH, c.ASSERT, c.ASSERT_NOT):
-            return False
-    return True
-
-
-def _disjoint_literals(flat: list[tuple[Any, Any]], c: Any) -> bool:
-    """`(?:a|b|c)+`: an alternation of distinct single characters cannot backtrack badly."""
-    if len(flat) != 1 or flat[0][0] != c.BRANCH:
-        return False
-    firsts = []
-    for branch in flat[0][1][1]:
-        if len(branch) != 1 or branch[0][0] != c.LITERAL:
-            return False
-        firsts.append(branch[0][1])
-    return len(set(firsts)) == len(firsts)
-
-
-def _may_match(item: tuple[Any, Any], ch: str, c: Any) -> bool | None:
-    """Can this single-character item match `ch`? None when unsure."""
-    op, av = item
-    if op == c.LITERAL:
-        return chr(av) == ch
-    if op == c.NOT_LITERAL:
-        return chr(av) != ch
-    if op == c.ANY:
-        return ch != "\n"
-    if op == c.IN:
-        negate = False
-        hit = False
-        for iop, iav in av:
-            if iop == c.NEGATE:
-                negate = True
-            elif iop == c.LITERAL:
-                hit = hit or chr(iav) == ch
-            elif iop == c.RANGE:
-                hit = hit or iav[0] <= ord(ch) <= iav[1]
-            elif iop == c.CATEGORY:
-                got = _category(iav, ch, c)
-                if got is None:
-                    return None
-                hit = hit or got
-            else:
-                return None
-        return hit != negate
-    return None
-
-
-def _category(cat: Any, ch: str, c: Any) -> bool | None:
-    table = {
-        c.CATEGORY_DIGIT: ch.isdigit(),
-        c.CATEGORY_NOT_DIGIT: not ch.isdigit(),
-        c.CATEGORY_SPACE: ch.isspace(),
-        c.CATEGORY_NOT_SPACE: not ch.isspace(),
-        c.CATEGORY_WORD: ch.isalnum() or ch == "_",
-        c.CATEGORY_NOT_WORD: not (ch.isalnum() or ch == "_"),
-    }
-    return table.get(cat)
-
-
-def _flatten(items: Any, c: Any) -> Iterable[tuple[Any, Any]]:
-    """Top-level ops of a repeat body, looking through plain groups."""
-    for op, av in items:
-        if op == c.SUBPATTERN:
-            yield from _flatten(av[3], c)
-        else:
-            yield op, av
+    return proof(pattern, flags)
 
 
 # --------------------------------------------------------------------------- compile

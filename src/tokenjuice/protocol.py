@@ -9,6 +9,8 @@ what the model sees.
 
 from __future__ import annotations
 
+import math
+
 from tokenjuice.model import ToolRun
 
 TYPE_CHECKING = False
@@ -81,7 +83,8 @@ def _check(value: Any, kind: str, where: str) -> None:
             isinstance(value, float) and value.is_integer()
         )
     elif kind == "number":
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        # Python's json reads NaN and Infinity, which no threshold or duration can be.
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     elif kind == "positive":
         ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
     elif kind == "chunks":

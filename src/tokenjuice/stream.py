@@ -6,7 +6,9 @@ which becomes the stored artifact, while memory holds only the head, the tail an
 the diagnostic lines (errors, failures, `file:line` locations) met in between, plus
 line counts. The reducer then reduces that sample and accounts for the rest, so a
 command that prints a gigabyte runs in bounded memory with the tail and the exit
-code right.
+code right. When the spool file cannot be written (disk full, a file-size limit),
+it is given up and the sample goes on: the text then says the full output was not
+kept, and why.
 """
 
 from __future__ import annotations
@@ -56,10 +58,11 @@ def _line_cut(data: bytes) -> int:
 class Streamed:
     """What the sample stands for: the spool file and the counts of the whole output."""
 
-    __slots__ = ("diag_kept", "diag_seen", "missing_lines", "path", "total_bytes", "total_lines")
+    __slots__ = ("diag_kept", "diag_seen", "lost", "missing_lines", "path", "total_bytes", "total_lines")
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str | None) -> None:
         self.path = path
+        self.lost: str | None = None  # why the spool file was given up (then `path` is None)
         self.total_bytes = 0
         self.total_lines = 0  # non-blank lines, like the reducer counts them
         self.missing_lines = 0  # non-blank lines not in the sample
@@ -108,18 +111,14 @@ class SpoolSink(Sink):
     # ---------------------------------------------------------------- spooling
 
     def _start_spool(self) -> None:
-        import tempfile
+        from tokenjuice.store import spool
 
-        from tokenjuice.paths import state_dir
-
-        directory = os.path.join(state_dir(), "spool")
         try:
-            os.makedirs(directory, mode=0o700, exist_ok=True)
-        except OSError:
-            directory = tempfile.gettempdir()
-        fd, path = tempfile.mkstemp(prefix="wrap-", suffix=".out", dir=directory)
-        self._file = os.fdopen(fd, "wb")
-        self.streamed = Streamed(path)
+            self._file, path = spool.create()
+            self.streamed = Streamed(path)
+        except OSError as exc:
+            self.streamed = Streamed(None)
+            self._give_up(exc)
         self._pending = b"".join(self.raw)
         # What was kept in memory so far is replaced by the sample.
         self.raw = []
@@ -150,7 +149,11 @@ class SpoolSink(Sink):
         if self.redact is not None:
             chunk = self.redact(chunk)
         assert self.streamed is not None
-        self._file.write(chunk)  # type: ignore[attr-defined]
+        if self._file is not None:
+            try:
+                self._file.write(chunk)  # type: ignore[attr-defined]
+            except OSError as exc:
+                self._give_up(exc)
         self.streamed.total_bytes += len(chunk)
         self._observe(self._decoder.decode(chunk, final=final))
 
@@ -197,14 +200,33 @@ class SpoolSink(Sink):
                     self._diag.append(leaving[i])
                     self._diag_chars += len(leaving[i]) + 1
 
+    def _give_up(self, exc: OSError) -> None:
+        """The spool file cannot be written: drop it and keep only the sample."""
+        from tokenjuice import _log
+
+        assert self.streamed is not None
+        self.streamed.lost = exc.strerror or str(exc)
+        _log.warn(f"the full output cannot be kept ({self.streamed.lost}); reducing it from a sample only")
+        self._close_file()
+        self.discard()
+        self.streamed.path = None
+
+    def _close_file(self) -> None:
+        f, self._file = self._file, None
+        if f is not None:
+            try:
+                f.close()  # type: ignore[attr-defined]
+            except OSError as exc:  # the last buffered bytes did not fit either
+                if self.streamed is not None and self.streamed.lost is None:
+                    self._give_up(exc)
+
     # ------------------------------------------------------------------ output
 
     def to_run(self, **kw: object) -> ToolRun:
         if self.streamed is None:
             return super().to_run(**kw)
-        self._pending += b""
         self._drain(final=True)
-        self._file.close()  # type: ignore[attr-defined]
+        self._close_file()
         sample = [*self._head, *self._diag, *self._tail]
         st = self.streamed
         st.diag_kept = len(self._diag)
@@ -216,7 +238,8 @@ class SpoolSink(Sink):
 
     def discard(self) -> None:
         """Remove the spool file (after it was stored, or when storing failed)."""
-        if self.streamed is not None:
+        if self.streamed is not None and self.streamed.path is not None:
+            self._close_file()
             try:  # noqa: SIM105 - contextlib is an import this path does without
                 os.unlink(self.streamed.path)
             except OSError:

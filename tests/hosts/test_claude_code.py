@@ -326,3 +326,23 @@ def _shlex_split(text: str) -> list[str] | None:
         return shlex.split(text)
     except ValueError:
         return None
+
+
+@given(st.text("ab* ", max_size=7), st.text("ab *", max_size=10))
+def test_permission_globs_match_as_their_regex_would(pattern: str, text: str) -> None:
+    import re
+
+    from tokenjuice.hosts.claude_code import _glob
+
+    as_regex = re.compile(re.escape(pattern).replace(r"\*", ".*"), re.DOTALL)
+    assert _glob(pattern, text) is (as_regex.fullmatch(text) is not None)
+
+
+def test_a_permission_glob_with_many_stars_never_backtracks() -> None:
+    # As a regex, `a.*a.*a.*a.*b` over 20,000 characters would run for hours.
+    import time
+
+    started = time.monotonic()
+    assert not matches("echo *a*a*a*a*a*b", seg("echo " + "a" * 20_000))
+    assert matches("echo *a*a*a*a*a*b", seg("echo " + "a" * 20_000 + "b"))
+    assert time.monotonic() - started < 5

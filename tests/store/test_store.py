@@ -340,3 +340,68 @@ def test_outputs_either_side_of_the_small_compressor_round_trip(tmp_path: Path, 
         info = store.info(aid)
         assert info.codec == "zlib" and info.stored < info.size / 4
         assert store.read(aid) in (data, data + b"!")
+
+
+# ------------------------------------------------------------- reading, checked
+
+
+def test_reading_never_creates_the_store(tmp_path: Path) -> None:
+    root = tmp_path / "state"
+    store = Store(str(root))
+    assert store.list() == [] and store.totals() == (0, 0, 0) and store.check() == "ok"
+    with pytest.raises(KeyError, match="no artifact"):
+        store.resolve("abcd")
+    assert not root.exists()
+
+
+def _tamper(root: Path, sql: str, *args: object) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(root / "store.sqlite3")
+    with conn:
+        conn.execute(sql, args)
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("sql", "why"),
+    [
+        ("UPDATE artifacts SET sha256 = '0' || substr(sha256, 2) WHERE id = ?", "no longer match their SHA-256"),
+        ("UPDATE artifacts SET size = size + 1 WHERE id = ?", "were stored"),
+        ("UPDATE artifacts SET codec = 'lz4' WHERE id = ?", "unknown codec"),
+        ("UPDATE artifacts SET data = substr(data, 1, length(data) / 2) WHERE id = ?", "compressed bytes"),
+    ],
+)
+def test_a_damaged_artifact_raises_before_any_byte(sql: str, why: str, tmp_path: Path) -> None:
+    from tokenjuice.store.artifacts import DamagedArtifact
+
+    root = tmp_path / "state"
+    data = b"".join(b"line %d of a compressible output\n" % i for i in range(20000))
+    store = Store(str(root))
+    aid = store.put(data)
+    store.close()
+    assert Store(str(root)).read(aid) == data
+    _tamper(root, sql, aid)
+    fresh = Store(str(root))
+    chunks = fresh.iter_bytes(aid)
+    with pytest.raises(DamagedArtifact, match=why):
+        next(chunks)
+    with pytest.raises(DamagedArtifact):
+        fresh.verify(aid)
+
+
+def test_readers_see_what_a_writer_in_another_connection_stored(tmp_path: Path) -> None:
+    writer = Store(str(tmp_path))
+    first = writer.put(b"one\n" * 3000)
+    reader = Store(str(tmp_path))
+    assert reader.read(first) == b"one\n" * 3000
+    second = writer.put(b"two\n" * 3000)  # committed while the reader's connection is open
+    assert reader.read(second) == b"two\n" * 3000
+    writer.close()
+    reader.close()
+
+
+def test_a_store_file_created_but_never_initialised_reads_as_empty(tmp_path: Path) -> None:
+    (tmp_path / "store.sqlite3").write_bytes(b"")  # what a full disk leaves after the create
+    store = Store(str(tmp_path))
+    assert store.list() == [] and store.totals() == (0, 0, 0)

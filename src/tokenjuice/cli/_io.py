@@ -62,6 +62,13 @@ def add_budget_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def check_budget_arguments(args: argparse.Namespace) -> None:
+    """Refuse a density threshold no comparison would honour (nan, negative, infinite)."""
+    rho = args.density_threshold
+    if rho is not None and not 0 <= rho < float("inf"):
+        raise UserError(f"--density-threshold must be a non-negative number, not {rho:g}")
+
+
 def _positive_int(value: str) -> int:
     import argparse
 

@@ -151,8 +151,11 @@ class Host:
         restored = _settings.restore(path, data)
         if restored is not None:
             return Change(path, restored)
-        backup = _settings.save(path, data, existed=True)
-        return Change(path, "removed", backup)
+        # Only our entries go: the file keeps the user's later edits, and the backup
+        # the install made (stale by now) goes too, so nothing of ours stays behind.
+        _settings.save(path, data, existed=True, backup=False)
+        _settings.drop_backup(path)
+        return Change(path, "removed")
 
     # ------------------------------------------------------------------ status
 

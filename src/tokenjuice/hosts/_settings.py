@@ -3,7 +3,13 @@
 * An unreadable or invalid file is an error naming the file; it is never overwritten.
 * A file with comments (JSONC) is refused rather than silently stripped of them.
 * Writes go to a temporary file in the same directory, then replace the original
-  atomically, keeping its permission bits; the previous content is kept as `<file>.bak`.
+  atomically, keeping its permission bits; the previous content is kept as `<file>.bak`
+  with the same permission bits (settings can hold API keys).
+* A settings file that is a symlink (dotfiles) is edited through the link: its target
+  gets the new content and the link stays.
+* A backup is tokenjuice's when the digest recorded as it was written (in the state
+  directory) still matches it: only those are overwritten, and uninstall removes them.
+  A `<file>.bak` of the user's own is left alone (ours then goes to `<file>.bak.1`…).
 * Nothing is written when nothing changes, so running install twice is a no-op.
 """
 
@@ -20,17 +26,22 @@ class SettingsError(Exception):
     """A settings file we will not touch; the message names the file and the fix."""
 
 
+# Settings files are small; a larger "settings file" is not one to rewrite.
+MAX_BYTES = 16 << 20
+_BACKUPS_RECORD = "settings-backups.json"
+
+
 def load(path: str) -> tuple[dict[str, object], bool]:
     """The settings object and whether the file exists ({} for a missing or empty file)."""
     from tokenjuice import _jsonc
 
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = _read(path).decode("utf-8")
     except FileNotFoundError:
         return {}, False
     except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        why = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
+        raise SettingsError(f"cannot read {path}: {why}") from None
     if not text.strip():
         return {}, True
     try:
@@ -90,23 +101,36 @@ def _strip_comments(text: str) -> object | None:
     return value
 
 
-def save(path: str, data: dict[str, object], *, existed: bool) -> str | None:
+def _read(path: str) -> bytes:
+    # Never a FIFO or a device (a hook reads the settings on every call): regular files only.
+    from tokenjuice._fs import read_regular
+
+    return read_regular(path, MAX_BYTES)
+
+
+def _target(path: str) -> str:
+    """The file to write: a symlink's target, so the link itself stays."""
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
+def save(path: str, data: dict[str, object], *, existed: bool, backup: bool = True) -> str | None:
     """Write `data` as indented JSON; return the backup path when an old file was kept."""
     import json
 
-    backup = None
+    target = _target(path)
+    kept = None
     mode = 0o644
     if existed:
         try:
-            mode = os.stat(path).st_mode & 0o777
-            backup = path + ".bak"
-            with open(path, "rb") as src, open(backup, "wb") as dst:
-                dst.write(src.read())
+            mode = os.stat(target).st_mode & 0o777
+            original = _read(target)
         except OSError as exc:
             raise SettingsError(f"cannot back up {path}: {exc.strerror or exc}") from None
+        if backup:
+            kept = _back_up(path, original, mode)
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    _write_atomic(path, text.encode("utf-8"), mode)
-    return backup
+    _write_atomic(target, text.encode("utf-8"), mode)
+    return kept
 
 
 def _write_atomic(path: str, content: bytes, mode: int) -> None:
@@ -118,21 +142,104 @@ def _write_atomic(path: str, content: bytes, mode: int) -> None:
         raise SettingsError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _back_up(path: str, original: bytes, mode: int) -> str:
+    """Keep `original` beside `path` with its permission bits, in a backup of ours."""
+    for n in range(10):
+        backup = path + ".bak" + (f".{n}" if n else "")
+        if not os.path.lexists(backup) or _ours(backup):
+            _write_atomic(backup, original, mode)
+            _record(backup, _digest(original))
+            return backup
+    raise SettingsError(f"cannot back up {path}: {path}.bak to .bak.9 all exist and are not tokenjuice's")
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _records_path() -> str:
+    from tokenjuice.paths import state_dir
+
+    return os.path.join(state_dir(), _BACKUPS_RECORD)
+
+
+def _records() -> dict[str, str]:
+    import json
+
+    try:
+        data = json.loads(_read(_records_path()))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def _record(backup: str, digest: str | None) -> None:
+    """Remember (or, with None, forget) that the backup at `backup` is ours."""
+    import json
+
+    from tokenjuice._fs import write_atomic
+
+    records = _records()
+    key = os.path.abspath(backup)
+    if digest is None:
+        if records.pop(key, None) is None:
+            return
+    else:
+        records[key] = digest
+    try:
+        os.makedirs(os.path.dirname(_records_path()), mode=0o700, exist_ok=True)
+        write_atomic(_records_path(), (json.dumps(records, indent=2, sort_keys=True) + "\n").encode(), 0o600)
+    except OSError:
+        pass  # not recorded: the backup is then left in place, as the user's
+
+
+def _ours(backup: str) -> bool:
+    digest = _records().get(os.path.abspath(backup))
+    if digest is None:
+        return False
+    try:
+        return _digest(_read(backup)) == digest
+    except OSError:
+        return False
+
+
+def our_backup(path: str) -> str | None:
+    """The backup of `path` tokenjuice made and nobody changed since, if any."""
+    for n in range(10):
+        backup = path + ".bak" + (f".{n}" if n else "")
+        if _ours(backup):
+            return backup
+    return None
+
+
+def drop_backup(path: str) -> None:
+    """Remove tokenjuice's backup of `path` (the user's own stay)."""
+    backup = our_backup(path)
+    if backup is None:
+        return
+    try:
+        os.unlink(backup)
+    except OSError:
+        return
+    _record(backup, None)
+
+
 def restore(path: str, data: dict[str, object]) -> str | None:
     """Undo our install byte for byte when nothing else changed since; None if we can't.
 
     If the backup made before the install holds exactly `data`, it is copied back (so the
-    user's own formatting returns); if there is no backup and `data` is empty, the file
-    was ours alone and is deleted.
+    user's own formatting returns) and, being ours, removed; if there is no backup and
+    `data` is empty, the file was ours alone and is deleted.
     """
     import json
 
-    backup = path + ".bak"
+    backup = our_backup(path) or path + ".bak"
     try:
-        with open(backup, "rb") as f:
-            old = f.read()
+        old = _read(backup)
     except FileNotFoundError:
-        if data:
+        if data or os.path.islink(path):
             return None
         try:
             os.unlink(path)
@@ -147,11 +254,13 @@ def restore(path: str, data: dict[str, object]) -> str | None:
         return None
     if not same:
         return None
+    target = _target(path)
     try:
-        mode = os.stat(path).st_mode & 0o777
+        mode = os.stat(target).st_mode & 0o777
     except OSError:
         mode = 0o644
-    _write_atomic(path, old, mode)
+    _write_atomic(target, old, mode)
+    drop_backup(path)
     return "restored"
 
 

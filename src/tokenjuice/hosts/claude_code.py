@@ -296,11 +296,29 @@ def matches(pattern: str, seg: Segment) -> bool:
             return joined == prefix or joined.startswith(prefix + " ")
         return seg.argv[: len(words)] == words
     if "*" in pattern:
-        from tokenjuice import _re as re
-
-        body = re.escape(pattern).replace(r"\*", ".*")
-        if pattern.endswith(" *"):
-            body = body[: -len(r"\ .*")] + r"(?:\ .*)?"
-        rx = re.compile(body, re.DOTALL)
-        return rx.fullmatch(joined) is not None or rx.fullmatch(seg.text) is not None
+        return any(
+            _glob(pattern, text) or (pattern.endswith(" *") and _glob(pattern[:-2], text))
+            for text in (joined, seg.text)
+        )
     return pattern in (joined, seg.text)
+
+
+def _glob(pattern: str, text: str) -> bool:
+    """Does `text` match `pattern`, where `*` stands for any characters (newlines too)?
+
+    Not a regex: `a*a*a*b` as `a.*a.*a.*b` backtracks polynomially, and the patterns come
+    from the user's settings while the commands come from the model. Each part between
+    stars is found leftmost after the previous one, which for `*`-only globs is exact.
+    """
+    if "*" not in pattern:
+        return text == pattern
+    head, *middle, tail = pattern.split("*")
+    if len(text) < len(head) + len(tail) or not text.startswith(head) or not text.endswith(tail):
+        return False
+    pos, end = len(head), len(text) - len(tail)
+    for part in middle:
+        found = text.find(part, pos, end)
+        if found < 0:
+            return False
+        pos = found + len(part)
+    return True

@@ -291,6 +291,8 @@ class Reducer:
         put: Callable[..., str]
         if streamed is not None:
             path = streamed.path
+            if path is None:  # the spool file was given up while the command ran
+                return f"full output not kept: {streamed.lost}"
 
             def put(store: Store, **meta: Any) -> str:
                 return store.put_file(path, **meta)

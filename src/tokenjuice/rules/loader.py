@@ -192,11 +192,16 @@ def _rule_entries(directory: str) -> Iterator[os.DirEntry[str]]:
 def load_file(path: str) -> tuple[list[dict[str, Any]], list[Problem]]:
     """Parse and validate one rule file."""
     problems: list[Problem] = []
-    try:
-        with open(path, encoding="utf-8") as f:
-            import json
+    from tokenjuice._fs import NotRegularFile, read_regular
+    from tokenjuice.rules.trust import MAX_RULE_FILE_BYTES
 
-            data = json.load(f)
+    try:
+        import json
+
+        # Not `open`: a rule file that is a FIFO or a link to a device must not hang us.
+        data = json.loads(read_regular(path, MAX_RULE_FILE_BYTES).decode("utf-8"))
+    except NotRegularFile as exc:
+        return [], [Problem(path, f"cannot read: {exc.reason}")]
     except OSError as exc:
         return [], [Problem(path, f"cannot read: {exc.strerror or exc}")]
     except UnicodeDecodeError:

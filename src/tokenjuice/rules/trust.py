@@ -22,9 +22,21 @@ def _pins_path() -> str:
     return os.path.join(config_dir(), _PINS_FILE)
 
 
+# Rule files are small JSON; the loader refuses larger ones, and the digest reads no more.
+MAX_RULE_FILE_BYTES = 4 << 20
+
+
 def digest(rules_dir: str) -> str:
-    """SHA-256 over every file under `rules_dir` (relative path and bytes, sorted)."""
+    """SHA-256 over every file under `rules_dir` (relative path and bytes, sorted).
+
+    Only regular files are read, at most `MAX_RULE_FILE_BYTES` of them: a symlink to
+    `/dev/zero` or a FIFO (which a pull can bring) stands in the digest as what it is,
+    never read, and so does a file too large to be a rule file. A symlink is also
+    pinned by its target, so retargeting it needs trusting again.
+    """
     import hashlib
+
+    from tokenjuice._fs import NotRegularFile, read_regular
 
     h = hashlib.sha256()
     entries: list[tuple[str, str]] = []
@@ -35,9 +47,15 @@ def digest(rules_dir: str) -> str:
             entries.append((os.path.relpath(full, rules_dir), full))
     for rel, full in sorted(entries):
         h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        if os.path.islink(full):
+            try:
+                h.update(b"<link>" + os.fsencode(os.readlink(full)) + b"\0")
+            except OSError:
+                h.update(b"<unreadable link>\0")
         try:
-            with open(full, "rb") as f:
-                h.update(f.read())
+            h.update(read_regular(full, MAX_RULE_FILE_BYTES))
+        except NotRegularFile as exc:
+            h.update(f"<{exc.reason}>".encode())
         except OSError:
             h.update(b"<unreadable>")
         h.update(b"\0")

@@ -7,7 +7,9 @@ reduced text is deterministic. Bodies above 4 KiB are zlib-compressed; very larg
 bodies are written and read in chunks through SQLite's incremental blob I/O, so memory
 stays bounded. Retention: by age (default 7 days since last use) and by total stored
 size (default 256 MiB), pruned automatically at most once an hour and by
-`tokenjuice prune`.
+`tokenjuice prune`. Reading needs no write access (a read-only connection, so `cat`
+works on a store whose filesystem became read-only), and every read is checked
+against the artifact's SHA-256 first: damaged bytes are an error, never an output.
 """
 
 from __future__ import annotations
@@ -110,6 +112,14 @@ def _retry_locked(fn: Callable[[], None]) -> None:
 
 class StoreError(RuntimeError):
     """The store cannot be used (disk full, read-only, corrupt)."""
+
+
+class DamagedArtifact(StoreError):
+    """A stored output whose bytes no longer match their digest."""
+
+    def __init__(self, aid: str, why: str = "its bytes no longer match their SHA-256") -> None:
+        super().__init__(f"stored output {aid} is damaged ({why}); it cannot be read back")
+        self.aid = aid
 
 
 class ArtifactInfo:
@@ -244,10 +254,50 @@ class Store:
         self._conn = conn
         return conn
 
+    def _reader(self) -> sqlite3.Connection | None:
+        """A connection for reading: the writer's when this thread has one, else a
+        read-only one (None when there is no store yet). Falls back to an immutable
+        open when read-only needs files it cannot create (a WAL store on a read-only
+        filesystem)."""
+        if self._conn is not None:
+            return self._conn
+        conn: sqlite3.Connection | None = getattr(self._local, "ro", None)
+        if conn is not None:
+            return conn
+        try:
+            if os.path.getsize(self.path) == 0:
+                return None  # created, never initialised (the disk was full, say): empty
+        except OSError:
+            return None
+        from tokenjuice.store._sqlite import sqlite3
+
+        # The characters a URI path must escape (urllib's import is not worth it).
+        path = os.path.abspath(self.path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+        uri = "file:" + path
+        error: Exception | None = None
+        for params in ("?mode=ro", "?mode=ro&immutable=1"):
+            try:
+                conn = sqlite3.connect(uri + params, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+                conn.row_factory = sqlite3.Row
+                conn.execute("SELECT count(*) FROM artifacts WHERE 0").fetchone()
+            except sqlite3.Error as exc:
+                error = exc
+                if conn is not None:
+                    conn.close()
+                conn = None
+                continue
+            self._local.ro = conn
+            return conn
+        raise StoreError(f"artifact store unreadable at {self.path}: {error}")
+
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        ro = getattr(self._local, "ro", None)
+        if ro is not None:
+            ro.close()
+            self._local.ro = None
 
     # ---------------------------------------------------------------- write
 
@@ -401,73 +451,117 @@ class Store:
         p = prefix.strip().lower()
         if len(p) < 4 or any(c not in "0123456789abcdef" for c in p):
             raise KeyError(f"not an artifact id: {prefix!r}")
-        rows = (
-            self.connect().execute("SELECT id FROM artifacts WHERE id >= ? AND id < ? LIMIT 2", (p, p + "g")).fetchall()
-        )
+        rows = self._query("SELECT id FROM artifacts WHERE id >= ? AND id < ? LIMIT 2", (p, p + "g"))
         if not rows:
             raise KeyError(f"no artifact {prefix!r} (it may have been pruned)")
         if len(rows) > 1:
             raise KeyError(f"artifact id {prefix!r} is ambiguous; give more digits")
         return str(rows[0]["id"])
 
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        """Rows of a read-only query ([] when there is no store yet)."""
+        from tokenjuice.store._sqlite import sqlite3
+
+        conn = self._reader()
+        if conn is None:
+            return []
+        try:
+            return conn.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"artifact store unreadable at {self.path}: {exc}") from None
+
+    def ids(self) -> list[str]:
+        """Every artifact's id, in id order."""
+        return [str(r["id"]) for r in self._query("SELECT id FROM artifacts ORDER BY id")]
+
     def info(self, aid: str) -> ArtifactInfo:
-        row = (
-            self.connect()
-            .execute(
-                "SELECT id, size, stored, codec, created, last_used, session, command, rule, exit_code, lines"
-                " FROM artifacts WHERE id=?",
-                (aid,),
-            )
-            .fetchone()
-        )
-        if row is None:
+        rows = self._query(f"SELECT {_INFO_COLUMNS} FROM artifacts WHERE id=?", (aid,))
+        if not rows:
             raise KeyError(f"no artifact {aid!r}")
-        return ArtifactInfo(row)
+        return ArtifactInfo(rows[0])
 
     def iter_bytes(self, aid: str) -> Iterator[bytes]:
-        """The artifact's bytes, decompressed in chunks."""
-        conn = self.connect()
+        """The artifact's bytes, decompressed in chunks.
+
+        They are checked against the stored SHA-256 before the first chunk is
+        returned (a large artifact is read twice): damaged bytes raise
+        `DamagedArtifact` instead of coming out.
+        """
         info = self.info(aid)
-        rowid = _rowid(conn, aid)
+        rows = self._query("SELECT sha256 FROM artifacts WHERE id=?", (aid,))
+        digest = str(rows[0]["sha256"]) if rows else ""
+        if info.size <= CHUNK:
+            data = b"".join(self._chunks(aid, info))
+            _check(aid, digest, info.size, sha256(data).hexdigest(), len(data))
+            yield data
+            return
+        self.verify(aid, info, digest)
+        yield from self._chunks(aid, info)
+
+    def verify(self, aid: str, info: ArtifactInfo | None = None, digest: str | None = None) -> None:
+        """Raise `DamagedArtifact` unless the artifact's bytes match their digest."""
+        info = info or self.info(aid)
+        if digest is None:
+            rows = self._query("SELECT sha256 FROM artifacts WHERE id=?", (aid,))
+            digest = str(rows[0]["sha256"]) if rows else ""
+        h = hasher(info.size)
+        size = 0
+        for chunk in self._chunks(aid, info):
+            h.update(chunk)
+            size += len(chunk)
+        _check(aid, digest, info.size, h.hexdigest(), size)
+
+    def _chunks(self, aid: str, info: ArtifactInfo) -> Iterator[bytes]:
+        """The stored bytes, decompressed, unchecked."""
+        from tokenjuice.store._sqlite import sqlite3
+
+        if info.codec not in ("zlib", "raw"):
+            raise DamagedArtifact(aid, f"unknown codec {info.codec!r}")
+        conn = self._reader()
+        if conn is None:
+            raise KeyError(f"no artifact {aid!r}")
         decomp = zlib.decompressobj() if info.codec == "zlib" else None
-        with conn.blobopen("artifacts", "data", rowid, readonly=True) as blob:
-            while True:
-                chunk = blob.read(CHUNK)
-                if not chunk:
-                    break
-                yield decomp.decompress(chunk) if decomp is not None else chunk
-        if decomp is not None:
-            tail = decomp.flush()
-            if tail:
-                yield tail
+        try:
+            rowid = _rowid(conn, aid)
+            with conn.blobopen("artifacts", "data", rowid, readonly=True) as blob:
+                while True:
+                    chunk = blob.read(CHUNK)
+                    if not chunk:
+                        break
+                    yield decomp.decompress(chunk) if decomp is not None else chunk
+            if decomp is not None:
+                tail = decomp.flush()
+                if tail:
+                    yield tail
+                if not decomp.eof:
+                    raise DamagedArtifact(aid, "its compressed bytes end early")
+        except zlib.error as exc:
+            raise DamagedArtifact(aid, f"its compressed bytes do not decompress: {exc}") from None
+        except sqlite3.Error as exc:
+            raise StoreError(f"artifact store unreadable at {self.path}: {exc}") from None
 
     def read(self, aid: str) -> bytes:
         return b"".join(self.iter_bytes(aid))
 
     def list(self, session: str | None = None, limit: int = 50) -> list[ArtifactInfo]:
-        sql = (
-            "SELECT id, size, stored, codec, created, last_used, session, command, rule, exit_code, lines"
-            " FROM artifacts"
-        )
+        sql = f"SELECT {_INFO_COLUMNS} FROM artifacts"
         args: tuple[Any, ...] = ()
         if session:
             sql += " WHERE session=?"
             args = (session,)
         sql += " ORDER BY last_used DESC, id LIMIT ?"
-        return [ArtifactInfo(r) for r in self.connect().execute(sql, (*args, limit))]
+        return [ArtifactInfo(r) for r in self._query(sql, (*args, limit))]
 
     def totals(self) -> tuple[int, int, int]:
         """(artifacts, raw bytes, stored bytes)."""
-        row = (
-            self.connect()
-            .execute("SELECT count(*), coalesce(sum(size), 0), coalesce(sum(stored), 0) FROM artifacts")
-            .fetchone()
-        )
-        return int(row[0]), int(row[1]), int(row[2])
+        rows = self._query("SELECT count(*), coalesce(sum(size), 0), coalesce(sum(stored), 0) FROM artifacts")
+        if not rows:
+            return 0, 0, 0
+        return int(rows[0][0]), int(rows[0][1]), int(rows[0][2])
 
     def check(self) -> str:
-        row = self.connect().execute("PRAGMA quick_check").fetchone()
-        return str(row[0])
+        rows = self._query("PRAGMA quick_check")
+        return str(rows[0][0]) if rows else "ok"
 
     # ---------------------------------------------------------------- prune
 
@@ -524,6 +618,16 @@ class Store:
             _log.debug(f"auto-prune skipped: {exc}")
 
 
+_INFO_COLUMNS = "id, size, stored, codec, created, last_used, session, command, rule, exit_code, lines"
+
+
+def _check(aid: str, digest: str, size: int, got_digest: str, got_size: int) -> None:
+    if got_size != size:
+        raise DamagedArtifact(aid, f"{got_size:,} bytes where {size:,} were stored")
+    if got_digest != digest:
+        raise DamagedArtifact(aid)
+
+
 def _rowid(conn: sqlite3.Connection, aid: str) -> int:
     row = conn.execute("SELECT rowid FROM artifacts WHERE id=?", (aid,)).fetchone()
     if row is None:
@@ -536,7 +640,11 @@ def _env_float(name: str, default: float) -> float:
     if not value:
         return default
     try:
-        return float(value)
+        got = float(value)
     except ValueError:
-        _log.warn(f"{name}={value!r} is not a number; using {default:g}")
+        got = -1.0
+    # nan would make every comparison false (nothing pruned) and int(nan) raises.
+    if not 0 <= got < float("inf"):
+        _log.warn(f"{name}={value!r} is not a non-negative number; using {default:g}")
         return default
+    return got

@@ -44,7 +44,7 @@ def open_artifact(ident: str) -> tuple[object, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tokenjuice.store.artifacts import Store
+    from tokenjuice.store.artifacts import Store, StoreError
     from tokenjuice.store.slicing import select_lines
 
     if (args.head is not None and args.head < 0) or (args.tail is not None and args.tail < 0):
@@ -52,16 +52,20 @@ def run(args: argparse.Namespace) -> int:
     start, end = parse_range(args.lines) if args.lines else (1, None)
     store, aid = open_artifact(args.id)
     assert isinstance(store, Store)
-    if args.info:
-        import json
+    try:
+        if args.info:
+            import json
 
-        sys.stdout.write(json.dumps(store.info(aid).to_dict(), indent=2) + "\n")
-        return 0
-    out = sys.stdout.buffer
-    chunks = store.iter_bytes(aid)
-    if args.lines or args.head is not None or args.tail is not None:
-        chunks = select_lines(chunks, start=start, end=end, head=args.head, tail=args.tail)
-    for chunk in chunks:
-        out.write(chunk)
+            sys.stdout.write(json.dumps(store.info(aid).to_dict(), indent=2) + "\n")
+            return 0
+        out = sys.stdout.buffer
+        chunks = store.iter_bytes(aid)
+        if args.lines or args.head is not None or args.tail is not None:
+            chunks = select_lines(chunks, start=start, end=end, head=args.head, tail=args.tail)
+        # The bytes are checked before the first chunk: a damaged output prints nothing.
+        for chunk in chunks:
+            out.write(chunk)
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
     out.flush()
     return 0

@@ -62,7 +62,7 @@ def _rules(cwd: str | None, problems: list[str]) -> dict[str, object]:
 
 
 def _store(problems: list[str]) -> dict[str, object]:
-    from tokenjuice.store.artifacts import Store, StoreError
+    from tokenjuice.store.artifacts import DamagedArtifact, Store, StoreError
 
     store = Store()
     info: dict[str, object] = {
@@ -85,15 +85,42 @@ def _store(problems: list[str]) -> dict[str, object]:
         wal = store.path + "-wal"
         if os.path.exists(wal):
             info["wal_mb"] = round(os.path.getsize(wal) / 1048576, 2)
-        mode = os.stat(store.root).st_mode & 0o777
-        if mode & 0o077:
-            problems.append(f"store directory {store.root} is readable by others (mode {mode:o}); chmod 700 it")
+        if os.path.isdir(store.root):
+            mode = os.stat(store.root).st_mode & 0o777
+            if mode & 0o077:
+                problems.append(f"store directory {store.root} is readable by others (mode {mode:o}); chmod 700 it")
         if info["check"] != "ok":
             problems.append(f"store integrity check: {info['check']}")
+        # Every stored output read back against its digest: damage `cat` would refuse.
+        damaged: list[str] = []
+        for aid in store.ids():
+            try:
+                store.verify(aid)
+            except (DamagedArtifact, KeyError) as exc:
+                damaged.append(aid)
+                problems.append(str(exc).strip("'\""))
+        info["damaged"] = damaged
     except StoreError as exc:
         info["error"] = str(exc)
         problems.append(str(exc))
+    finally:
+        store.close()
+    info["orphans"] = _orphans(problems)
     return info
+
+
+def _orphans(problems: list[str]) -> dict[str, object]:
+    """Spool files left by a `wrap` that was killed (see `tokenjuice.store.spool`)."""
+    from tokenjuice.store import spool
+
+    found = spool.orphans()
+    size = sum(o.size for o in found)
+    if found:
+        problems.append(
+            f"{len(found)} orphaned spool file{'s' if len(found) != 1 else ''} ({size / 1048576:.1f} MB) left by"
+            f" a wrap that was killed, in {os.path.dirname(found[0].path)}; `tokenjuice prune` removes them"
+        )
+    return {"files": [o.path for o in found], "mb": round(size / 1048576, 2)}
 
 
 def _ledger() -> dict[str, object]:
@@ -134,11 +161,12 @@ def _warnings_log() -> dict[str, object]:
     import os
 
     from tokenjuice import _log
+    from tokenjuice._fs import read_regular
 
     path = _log.log_path()
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = f.read().splitlines()
+        # Bounded, and never a FIFO planted in a shared state directory.
+        lines = read_regular(path, 4 * _log.MAX_LOG_BYTES).decode("utf-8", "replace").splitlines()
     except OSError:
         lines = []
     return {"path": path, "lines": len(lines), "last": lines[-1] if lines else None, "exists": os.path.exists(path)}
@@ -178,6 +206,14 @@ def _print(report: dict[str, object]) -> None:
             w(f"  {store.get('artifacts', 0)} outputs, {store.get('raw_mb', 0)} MB raw, ")
             w(f"{store.get('disk_mb', 0)} MB on disk, check {store.get('check')}; ")
             w(f"keeps {store['retention_days']:g} days, at most {store['max_mb']} MB\n")
+            damaged = store.get("damaged")
+            if isinstance(damaged, list) and damaged:
+                w(f"  damaged: {len(damaged)} ({', '.join(damaged)})\n")
+        orphans = store.get("orphans")
+        if isinstance(orphans, dict) and orphans.get("files"):
+            files = orphans["files"]
+            assert isinstance(files, list)
+            w(f"  orphaned spool files: {len(files)} ({orphans['mb']} MB)\n")
         if store.get("disabled"):
             w(f"  disabled by {store['disabled']}\n")
     ledger = report.get("ledger")

@@ -1,8 +1,10 @@
-"""`tokenjuice prune`: delete stored outputs past their retention (age, total size)."""
+"""`tokenjuice prune`: delete stored outputs past their retention (age, total size),
+and the spool files a killed `wrap` left behind."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from tokenjuice.cli.main import UserError
@@ -21,7 +23,11 @@ def run(args: argparse.Namespace) -> int:
 
     for name in ("older_than", "max_size", "ledger_older_than"):
         v = getattr(args, name)
-        if v is not None and v < 0:
+        if v is None:
+            continue
+        if not math.isfinite(v):  # nan: no comparison would ever act on it
+            raise UserError(f"--{name.replace('_', '-')} must be a finite number, not {v:g}")
+        if v < 0:
             raise UserError(f"--{name.replace('_', '-')} must not be negative")
     try:
         store = Store()
@@ -36,6 +42,13 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(
         f"removed {removed} stored outputs ({freed / 1048576:.1f} MB); {count} remain ({stored / 1048576:.1f} MB)\n"
     )
+    from tokenjuice.store import spool
+
+    orphans, orphan_bytes = spool.remove_orphans()
+    if orphans:
+        sys.stdout.write(
+            f"removed {orphans} orphaned spool file{'s' if orphans != 1 else ''} ({orphan_bytes / 1048576:.1f} MB)\n"
+        )
     if args.ledger_older_than is not None:
         n = ledger.prune(args.ledger_older_than)
         sys.stdout.write(f"removed {n} ledger files\n")

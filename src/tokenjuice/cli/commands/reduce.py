@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from tokenjuice.model import ToolRun
     from tokenjuice.reduction.engine import Reducer
 
+    _io.check_budget_arguments(args)
     text, raw_bytes = _io.decode_exact(_io.read_bytes(args.file))
     reducer = Reducer(
         cwd=args.cwd,

@@ -32,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("payload is not UTF-8 JSON") from None
     except ValueError as exc:
         raise UserError(f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise UserError("malformed JSON: nested too deeply") from None
     try:
         req = parse_request(payload)
     except ProtocolError as exc:

@@ -2,7 +2,8 @@
 
 Only tokenjuice's own entries go. When nothing else changed since the install, the
 settings file gets its previous bytes back (or is deleted if tokenjuice created it);
-otherwise it is rewritten without the hook and the old copy kept as `<file>.bak`.
+otherwise it is rewritten without the hook, keeping the user's later edits. Either
+way the backup the install made is removed (a `.bak` of the user's own stays).
 `agents-md` removes the guidance block from AGENTS.md (or --file).
 """
 

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
+    from tokenjuice.model import ToolRun
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     import argparse
@@ -46,8 +48,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("wrap needs a command: tokenjuice wrap -- CMD [ARGS…]")
     if args.shell and len(cmd) != 1:
         cmd = [" ".join(cmd)]
-    if args.timeout is not None and args.timeout <= 0:
-        raise UserError("--timeout must be a positive number of seconds")
+    # `not t > 0` also refuses nan, which no comparison would stop at.
+    if args.timeout is not None and not 0 < args.timeout < float("inf"):
+        raise UserError(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
+    _io.check_budget_arguments(args)
     if args.cwd is not None and not os.path.isdir(args.cwd):
         raise UserError(f"no such directory: {args.cwd}")
 
@@ -83,20 +87,13 @@ def run(args: argparse.Namespace) -> int:
         raw = args.raw or os.environ.get("TOKENJUICE_RAW", "").strip().lower() not in ("", "0", "false", "no", "off")
         try:
             text = reducer.reduce_run(run_, bypass=raw).text
-        except Exception as exc:  # noqa: BLE001 - fail open: the command ran; its output and code must arrive
-            from tokenjuice import _log
-
-            _log.warn(f"wrap could not reduce the output ({type(exc).__name__}: {exc}); passing it unreduced")
-            text = _unreduced(run_.combined or "", captured.exit_code)
+        except Exception as exc:  # noqa: BLE001 - fail open: the command ran, its output goes out
+            text = _unreduced(run_, exc)
     finally:
         sink.discard()
     _io.write_text(text)
     sys.stdout.flush()
     return captured.exit_code
-
-
-def _unreduced(output: str, exit_code: int) -> str:
-    return (f"exit {exit_code}\n" if exit_code else "") + output
 
 
 def _byte_redactor(reducer: object) -> Callable[[bytes], bytes] | None:
@@ -108,3 +105,21 @@ def _byte_redactor(reducer: object) -> Callable[[bytes], bytes] | None:
         return redactor.redact_bytes(data)[0]  # type: ignore[no-any-return]
 
     return redact
+
+
+def _unreduced(run_: ToolRun, exc: Exception) -> str:
+    """The captured output as it is, with its exit code, when reducing it failed."""
+    from tokenjuice import _log
+    from tokenjuice.reduction.inline import exit_line
+
+    _log.warn(f"reduction failed ({type(exc).__name__}: {exc}); passing the output unreduced")
+    note = run_.metadata.get("exit_note")
+    parts = [exit_line(run_.exit_code, note if isinstance(note, str) else None)]
+    streamed = run_.metadata.get("streamed")
+    if streamed is not None:
+        parts.append(
+            f"[{streamed.total_bytes:,} bytes of output: only its head, its tail and its diagnostic lines"
+            " are shown, and the full output was not kept]"
+        )
+    parts.append(run_.combined or "")
+    return "\n".join(p for p in parts if p is not None)
