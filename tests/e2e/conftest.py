@@ -118,10 +118,6 @@ def homes(e2e_root: Path) -> Homes:
 # what goes wrong. Each is a strict xfail, so the fix makes its test fail until its line
 # here goes.
 KNOWN_GAPS = {
-    ("claude-code", "mcp"): "Claude Code gives the model only an MCP result's structuredContent: run and "
-    "read_output reach it as JSON metadata, without the reduced text or the lines read back",
-    ("codex", "mcp"): "Codex gives the model only an MCP result's structuredContent: run and read_output "
-    "reach it as JSON metadata, without the reduced text or the lines read back",
     ("gemini-cli", "heredoc-commit"): "Gemini CLI blocks $(...) in run_shell_command, but it checks the "
     "rewritten command, where bash -c '...' quotes the substitution away: with the hook the commit runs",
     ("gemini-cli", "allowed-command"): "Gemini CLI checks tools.allowed against the rewritten command, "
