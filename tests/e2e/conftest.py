@@ -118,10 +118,6 @@ def homes(e2e_root: Path) -> Homes:
 # what goes wrong. Each is a strict xfail, so the fix makes its test fail until its line
 # here goes.
 KNOWN_GAPS = {
-    ("gemini-cli", "heredoc-commit"): "Gemini CLI blocks $(...) in run_shell_command, but it checks the "
-    "rewritten command, where bash -c '...' quotes the substitution away: with the hook the commit runs",
-    ("gemini-cli", "allowed-command"): "Gemini CLI checks tools.allowed against the rewritten command, "
-    "so an allowed `git log` is no longer allowed once rewritten: denied without a terminal, asked in one",
     ("codex", "workspace-write-sandbox"): "under Codex's workspace-write sandbox wrap cannot write its store "
     "outside the workspace: the reduction says 'raw output not kept (store unavailable)' and names no handle",
 }

@@ -21,7 +21,7 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tests.e2e.hosts import Host, Outcome, Session, base_env, tokenjuice
@@ -37,7 +37,7 @@ MAX_REDUCED_SHARE = 0.75
 class Case:
     """One command of the battery. `volatile` masks what differs between two runs of
     it (durations, fresh commit hashes); `check(hooked_ws, baseline_ws)` looks at what
-    the command left behind."""
+    the command left behind; `per_host` replaces `expect` for the hosts it names."""
 
     id: str
     command: str
@@ -45,6 +45,11 @@ class Case:
     keep: tuple[str, ...] = ()
     volatile: str | None = None
     check: Callable[[Path, Path], None] | None = None
+    per_host: tuple[tuple[str, str], ...] = ()
+
+    def on(self, host: str) -> Case:
+        """The case as `host` must pass it."""
+        return replace(self, expect=dict(self.per_host).get(host, self.expect))
 
 
 def read_back(results: list[ToolResult]) -> str | None:
