@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 DEFAULT_DENSITY_THRESHOLD = 0.3
 # What fail-open passes on at most: head and tail of the original around a marker.
 FAIL_OPEN_MAX_CHARS = 64_000
+# After an output passed whole because no store could keep it for a reduction.
+UNSTORED_NOTE = "[shown whole: the full output could not be stored, so nothing was left out]"
 
 
 class Selection:
@@ -407,6 +409,9 @@ class Reducer:
                 return self._raw(run, raw, "original", cls)
         if streamed is not None or out.omitted or out.shortened:
             pointer = self._keep_raw(run, red, raw)
+            if red.artifact is None and pointer is not None and streamed is None:
+                # Nothing could keep the raw output: what the reduction drops would be lost.
+                return self._raw(run, raw, "unstored", cls)
         text = inline.compose(run.exit_code, facts, out.body, out.omitted, out.shortened, pointer, _exit_note(run))
         if len(text) >= len(raw) and streamed is None:
             return self._raw(run, raw, "original", cls)
@@ -458,7 +463,7 @@ class Reducer:
             cleaned = normalize(raw)
             if len(cleaned) <= len(raw):
                 body = cleaned
-        if mode == "fail-open" and len(body) > FAIL_OPEN_MAX_CHARS:
+        if mode in ("fail-open", "unstored") and len(body) > FAIL_OPEN_MAX_CHARS:
             body, dropped = _cap(body, FAIL_OPEN_MAX_CHARS)
             omitted["middle"] = dropped
         streamed = run.metadata.get("streamed")
@@ -485,9 +490,11 @@ class Reducer:
             mode=mode,
             exit_code=run.exit_code,
         )
-        if omitted:
-            pointer = self._keep_raw(run, red, raw)
-            red.text = text + "\n" + (inline.footer(omitted, 0, pointer) or "")
+        if omitted or mode == "unstored":
+            if omitted:
+                red.text = text + "\n" + (inline.footer(omitted, 0, self._keep_raw(run, red, raw)) or "")
+            else:
+                red.text = text + ("" if text.endswith("\n") else "\n") + UNSTORED_NOTE
             red.reduced_chars = len(red.text)
             red.reduced_tokens = tok.count(red.text)
         return red
