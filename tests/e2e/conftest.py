@@ -117,10 +117,7 @@ def homes(e2e_root: Path) -> Homes:
 # Gaps these tests found between tokenjuice and a host, not fixed yet: (host, case) ->
 # what goes wrong. Each is a strict xfail, so the fix makes its test fail until its line
 # here goes.
-KNOWN_GAPS = {
-    ("codex", "workspace-write-sandbox"): "under Codex's workspace-write sandbox wrap cannot write its store "
-    "outside the workspace: the reduction says 'raw output not kept (store unavailable)' and names no handle",
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from tests.e2e.conftest import Homes
 from tests.e2e.hosts import REFUSED, Host, cache_root
 from tests.e2e.judge import REDUCED, UNCHANGED, Case, judge, results_of, script_steps, wraps
 from tests.e2e.scripted_model import Script
+from tokenjuice.store.fallback import fallback_root
 
 pytestmark = pytest.mark.e2e
 
@@ -178,10 +179,13 @@ def test_codex_sandbox_keeps_every_line_within_reach(
     """Under Codex's workspace-write sandbox (its `--full-auto` setting) the wrapped
     command cannot write outside the workspace and the temp folder, where tokenjuice's
     store usually is. Whatever tokenjuice does then, the model must still be able to
-    get every line: the raw output, or a reduction whose handle reads them back."""
+    get every line: the raw output, or a reduction whose handle reads them back (wrap
+    keeps it in the store's fallback folder in the temp folder, and `tokenjuice cat`,
+    sandboxed too, reads it there)."""
     known_gap(codex.name, "workspace-write-sandbox")
     store = Path(tempfile.mkdtemp(prefix="store-", dir=cache_root()))
     monkeypatch.setenv("TOKENJUICE_HOME", str(store))
+    spare = fallback_root(str(store / "state"))
     try:
         flags = ("--sandbox", "workspace-write")
         case = Case("workspace-write-sandbox", COMMAND, REDUCED)
@@ -192,3 +196,5 @@ def test_codex_sandbox_keeps_every_line_within_reach(
             judge(codex, case, base, hooked, wraps(), (base_ws, hook_ws))
     finally:
         shutil.rmtree(store, ignore_errors=True)
+        if spare:
+            shutil.rmtree(spare, ignore_errors=True)
