@@ -79,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
             tool_name=args.tool_name,
             session_id=session,
             sink=sink,
+            # One pipe, as the agent's own shell tool has it: `tokenjuice cat` gives the
+            # bytes in the order they were written, an error line where it was printed.
+            merge_stderr=True,
         )
         run_ = captured.run
         if run_.cwd is None:
