@@ -19,6 +19,16 @@ def reducer() -> Reducer:
     return Reducer(user_rules=False, project_rules=False, store=False, record=False)
 
 
+@cache
+def formatting_reducer() -> Reducer:
+    """`reducer()` that shows what the rule made of any output, however small: the
+    engine's never-worse check (raw output back when a text saves too little) is off,
+    for tests of what a formatter makes of a small captured output."""
+    return Reducer(
+        user_rules=False, project_rules=False, store=False, record=False, min_saved_tokens=0, min_saved_share=0
+    )
+
+
 def fixture_path(family: str, fixture_id: str) -> Path:
     for suffix in (".json", ".json.gz"):
         p = FIXTURES / family / f"{fixture_id}{suffix}"
@@ -33,7 +43,7 @@ def load(family: str, fixture_id: str) -> dict[str, Any]:
 
 def reduce_fixture(family: str, fixture_id: str) -> tuple[dict[str, Any], Reduction]:
     fx = load(family, fixture_id)
-    return fx, reducer().reduce_run(fixture_run(fx))
+    return fx, formatting_reducer().reduce_run(fixture_run(fx))
 
 
 def all_fixture_paths() -> list[Path]:

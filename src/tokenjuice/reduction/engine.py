@@ -13,7 +13,7 @@ from tokenjuice.command import analyze, is_raw_request, with_script_from_output
 from tokenjuice.model import Classification, Reduction, ToolRun
 from tokenjuice.patterns import DEFAULT_PATTERN_BUDGET_S
 from tokenjuice.patterns import Budget as PatternBudget
-from tokenjuice.reduction import inline, pipeline
+from tokenjuice.reduction import audit, inline, pipeline, window
 from tokenjuice.reduction.binary import describe, is_binary
 from tokenjuice.reduction.normalize import normalize
 from tokenjuice.reduction.window import Budget
@@ -32,6 +32,10 @@ if TYPE_CHECKING:
     from tokenjuice.store.artifacts import Store
 
 DEFAULT_DENSITY_THRESHOLD = 0.3
+# A text that changes the output must save at least this many tokens and this share of
+# them; anything less is not worth reading a reduction instead of the output itself.
+MIN_SAVED_TOKENS = 100
+MIN_SAVED_SHARE = 0.25
 # What fail-open passes on at most: head and tail of the original around a marker.
 FAIL_OPEN_MAX_CHARS = 64_000
 
@@ -65,7 +69,9 @@ class Reducer:
     chooses where). `record`: append one ledger record per reduction for
     `tokenjuice stats` (default on; `TOKENJUICE_LEDGER=0` turns it off). `redactor`:
     secrets are replaced before anything else sees the output (default on; see
-    `tokenjuice.redact`).
+    `tokenjuice.redact`). `min_saved_tokens`, `min_saved_share`: what a text that
+    changes the output must save, else the output comes back as it is (default 100
+    tokens and a quarter of them; 0 shows what the rule made of any output).
     """
 
     def __init__(
@@ -84,8 +90,12 @@ class Reducer:
         store: bool | Store | None = None,
         record: bool | None = None,
         redactor: bool | Redactor | None = None,
+        min_saved_tokens: int | None = None,
+        min_saved_share: float | None = None,
     ) -> None:
         self.cwd = cwd
+        self.min_saved_tokens = MIN_SAVED_TOKENS if min_saved_tokens is None else min_saved_tokens
+        self.min_saved_share = MIN_SAVED_SHARE if min_saved_share is None else min_saved_share
         self._fixed_rules = rules
         self._rulesets: dict[str | None, RuleSet] = {}
         self.max_inline_chars = max_inline_chars
@@ -394,7 +404,6 @@ class Reducer:
         if streamed is not None:
             # Only a sample was in memory: the rest of the output is accounted for here.
             out.drop("streamed", streamed.missing_lines)
-            out.lines_total += streamed.missing_lines
             out.body.insert(0, _streamed_note(streamed))
             raw_tokens = int(streamed.total_bytes * 0.3 + 0.999)
 
@@ -408,6 +417,13 @@ class Reducer:
             facts = None
         if not has_body and not facts and raw and not raw.isspace() and streamed is None:
             return self._raw(run, raw, "original", cls)
+        limit = budget.chars(ctx.chars_per_token)
+        cap = limit * ((rule.data.get("summarize") or {}).get("maxFactor") or window.MAX_FACTOR)
+        body = _within(out.body, cap, budget.max_line_chars, failed)
+        if streamed is None:
+            au = audit.audit(raw, body, budget.max_line_chars)
+        else:
+            au = audit.audit(raw, body, budget.max_line_chars, numbers=streamed.numbers, total=streamed.total_lines)
         red = Reduction(
             text="",
             rule_id=rule.id,
@@ -418,25 +434,24 @@ class Reducer:
             raw_tokens=raw_tokens,
             tokens_exact=tok.is_exact(raw) and streamed is None,
             tokenizer=tok.name,
-            lines_total=out.lines_total,
-            lines_kept=out.lines_kept,
+            lines_total=au.total,
+            lines_kept=au.total - au.omitted,
             omitted=out.omitted,
             mode=out.mode,
             exit_code=run.exit_code,
         )
-        pointer = None
-        if streamed is None and (out.omitted or out.shortened) and self._store_enabled:
-            # Not shorter even before the pointer is added: the original goes out and
-            # nothing is stored for it.
-            probe = inline.compose(
-                run.exit_code, facts, out.body, out.omitted, out.shortened, _POINTER_PROBE, _exit_note(run)
-            )
-            if len(probe) >= len(raw):
+        foot = _Footer(au, out.omitted, out.shortened)
+        if streamed is None:
+            # Judged before anything is stored: a text that does not pay for itself
+            # gives way to the raw output, and nothing is kept for it.
+            probe = foot.compose(run, facts, _POINTER_PROBE if au.lossy and self._store_enabled else None)
+            if not worth_it(tok, raw, probe, run, self.min_saved_tokens, self.min_saved_share):
                 return self._raw(run, raw, "original", cls)
-        if streamed is not None or out.omitted or out.shortened:
+        pointer = None
+        if streamed is not None or au.lossy:
             pointer = self._keep_raw(run, red, raw)
-        text = inline.compose(run.exit_code, facts, out.body, out.omitted, out.shortened, pointer, _exit_note(run))
-        if len(text) >= len(raw) and streamed is None:
+        text = foot.compose(run, facts, pointer)
+        if text == raw:
             return self._raw(run, raw, "original", cls)
         red.text = text
         red.reduced_chars = len(text)
@@ -448,7 +463,7 @@ class Reducer:
         from tokenjuice.tokens import counter
 
         tok = counter()
-        n_lines = sum(1 for ln in raw.split("\n") if ln.strip())
+        n_lines = audit.count_lines(raw)
         cls = Classification("binary", None, matched_via="binary")
         red = Reduction(
             text="",
@@ -476,27 +491,30 @@ class Reducer:
         return red
 
     def _raw(self, run: ToolRun, raw: str, mode: str, cls: Classification | None = None) -> Reduction:
-        """The original output (escapes cleaned unless `raw`), with its exit code stated."""
+        """The original output byte for byte (only an `exit N` line before it), or on
+        fail-open for a huge output its head and tail around the range left out."""
         from tokenjuice.tokens import counter
 
         tok = counter()
         body = raw
+        total = audit.count_lines(raw)
+        kept = total
         omitted: dict[str, int] = {}
-        if mode != "raw":
-            cleaned = normalize(raw)
-            if len(cleaned) <= len(raw):
-                body = cleaned
+        gap: tuple[int, int] | None = None
         if mode == "fail-open" and len(body) > FAIL_OPEN_MAX_CHARS:
-            body, dropped = _cap(body, FAIL_OPEN_MAX_CHARS)
-            omitted["middle"] = dropped
+            body, gap = _cap(body, FAIL_OPEN_MAX_CHARS)
+            if gap is not None:
+                kept -= gap[1] - gap[0] + 1
+                omitted["middle"] = gap[1] - gap[0] + 1
         streamed = run.metadata.get("streamed")
         if streamed is not None:
-            omitted["streamed"] = streamed.missing_lines
+            total = streamed.total_lines
+            kept = audit.count_lines(raw)
+            omitted["streamed"] = total - kept
             body = _streamed_note(streamed) + "\n" + body
         head = inline.exit_line(run.exit_code, _exit_note(run))
         text = f"{head}\n{body}" if head else body
         cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
-        n_lines = sum(1 for ln in body.split("\n") if ln.strip())
         red = Reduction(
             text=text,
             rule_id=cls.matched_reducer or mode,
@@ -507,15 +525,16 @@ class Reducer:
             reduced_tokens=tok.count(text),
             tokens_exact=tok.is_exact(raw),
             tokenizer=tok.name,
-            lines_total=n_lines + sum(omitted.values()),
-            lines_kept=n_lines,
+            lines_total=total,
+            lines_kept=kept,
             omitted=omitted,
             mode=mode,
             exit_code=run.exit_code,
         )
         if omitted:
             pointer = self._keep_raw(run, red, raw)
-            red.text = text + "\n" + (inline.footer(omitted, 0, pointer) or "")
+            foot = inline.footer(total - kept, total, omitted, pointer=pointer)
+            red.text = text.rstrip("\n") + "\n" + (foot or "")
             red.reduced_chars = len(red.text)
             red.reduced_tokens = tok.count(red.text)
         return red
@@ -540,17 +559,73 @@ def _exit_note(run: ToolRun) -> str | None:
     return note if isinstance(note, str) else None
 
 
-def _cap(text: str, limit: int) -> tuple[str, int]:
-    """Head and tail of `text` within `limit` characters, cut at line boundaries."""
+def _cap(text: str, limit: int) -> tuple[str, tuple[int, int] | None]:
+    """Head and tail of `text` within `limit` characters, cut at line boundaries, with
+    the raw line range left out (None when no line boundary allows a cut)."""
     head_end = text.rfind("\n", 0, limit // 3)
     tail_start = text.find("\n", len(text) - (limit - limit // 3))
     if head_end < 0 or tail_start < 0 or tail_start <= head_end:
-        return text[: limit // 3] + "\n…\n" + text[-(limit - limit // 3) :], 0
-    middle = text[head_end + 1 : tail_start + 1]
-    dropped = middle.count("\n")
-    from tokenjuice.reduction.window import marker
+        return text[: limit // 3] + "\n…\n" + text[-(limit - limit // 3) :], None
+    first = text.count("\n", 0, head_end + 1) + 1
+    last = first + text.count("\n", head_end + 1, tail_start + 1) - 1
+    n = last - first + 1
+    mark = f"… {n:,} line{'s' if n != 1 else ''} omitted ({audit.describe([(first, last)])}) …"
+    return text[: head_end + 1] + mark + "\n" + text[tail_start + 1 :], (first, last)
 
-    return text[: head_end + 1] + marker(dropped) + "\n" + text[tail_start + 1 :], dropped
+
+def worth_it(
+    tok: Any,
+    raw: str,
+    text: str,
+    run: ToolRun,
+    min_tokens: int = MIN_SAVED_TOKENS,
+    min_share: float = MIN_SAVED_SHARE,
+) -> bool:
+    """Whether `text` pays for itself against the raw output with its `exit N` line."""
+    if text == raw:
+        return True
+    head = inline.exit_line(run.exit_code, _exit_note(run))
+    raw_tokens = tok.count(raw) + (tok.count(head) + 1 if head else 0)
+    saved = raw_tokens - tok.count(text)
+    if min_tokens <= 0 and min_share <= 0:
+        return True
+    return saved >= min_tokens and saved >= raw_tokens * min_share
+
+
+def _within(body: list[str], cap: int, max_line: int, failed: bool) -> list[str]:
+    """The body cut to `cap` characters, whatever made it: the lines furthest from both
+    ends go first, signal lines last (the audit then states what each marker stands for)."""
+    cost = sum(min(len(t), max_line) + 1 for t in body)
+    if cost <= cap:
+        return body
+    from tokenjuice.reduction import signals
+
+    sig = signals.find(body, locations=failed)
+    protected = [i in sig for i in range(len(body))]
+    fitted, _, _, _ = window.finish_all(
+        body, [1] * len(body), protected, cap, max_line, tail_bias=failed, protected_factor=1, show_repeats=False
+    )
+    return fitted
+
+
+class _Footer:
+    """The body and the footer of a reduction, composed with or without a pointer."""
+
+    __slots__ = ("au", "reasons", "shortened")
+
+    def __init__(self, au: audit.Audit, reasons: dict[str, int], shortened: int) -> None:
+        self.au = au
+        self.reasons = reasons
+        self.shortened = shortened
+
+    def compose(self, run: ToolRun, facts: str | None, pointer: str | None) -> str:
+        au = self.au
+        foot = inline.footer(
+            au.omitted, au.total, self.reasons, au.blank, au.uncovered, self.shortened, pointer if au.lossy else None
+        )
+        if pointer and not au.lossy:
+            foot = f"[{pointer}]"
+        return inline.compose(run.exit_code, facts, au.body, foot, _exit_note(run))
 
 
 _default: Reducer | None = None

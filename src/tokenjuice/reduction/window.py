@@ -22,10 +22,12 @@ else:
     from _collections import deque
 
 DEFAULT_MAX_CHARS = 12_000
-# Protected (signal) lines may use this multiple of the budget before they are trimmed;
-# essential ones (every commit of a log, every changed line of a diff) far more.
-PROTECTED_FACTOR = 4
-ESSENTIAL_FACTOR = 64
+# No text's body exceeds the budget times this factor, however many signal lines it
+# has (the engine cuts it, and states the ranges cut), unless its rule states a larger
+# `maxFactor` (file reads). Protected and essential lines both may use all of it.
+MAX_FACTOR = 4
+PROTECTED_FACTOR = MAX_FACTOR
+ESSENTIAL_FACTOR = MAX_FACTOR
 DEFAULT_MAX_LINE_CHARS = 2_000
 MARKER_COST = 32
 _COMPACT_EVERY = 4096

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         red = reducer.reduce_run(run_, bypass=raw)
     finally:
         sink.discard()
-    _io.write_text(red.text)
+    _io.write_text(red.text, verbatim=red.verbatim)
     sys.stdout.flush()
     return captured.exit_code
 

@@ -1,0 +1,287 @@
+"""The engine's audit of every text: which raw lines it shows, and what it leaves out.
+
+Whatever a rule or formatter produced, the engine aligns its body with the raw output,
+numbered as `tokenjuice cat ID --lines A-B` numbers it: split on `\\n`, from 1, blank
+lines included. A body line shows a raw line when it is that line as the reducer
+cleans it (escapes stripped, redraws collapsed, trailing space removed), maybe with a
+`(×N)` count standing for N equal lines in a row. A line shortened in the middle stands
+for its raw line without showing it whole; any other line is the rule's own text.
+
+From the alignment come: the raw lines the text does not show, as ranges (blank lines
+next to them included), each omission marker rewritten to state the exact ranges it
+stands for (a marker that stands for nothing is removed), and whether the text is
+lossy. The alignment is monotone and greedy (each line at the first fit after the
+previous one), so a text that keeps raw lines in order is read exactly as it was made.
+"""
+
+from __future__ import annotations
+
+import operator
+from bisect import bisect_left, bisect_right
+
+from tokenjuice import _re as re
+from tokenjuice.reduction import normalize as nz
+from tokenjuice.reduction.window import shorten
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+# `… 1,918 lines omitted …`, `… 12 captured lines omitted …`, `  … 40 lines of build output omitted …`
+_MARKER = re.compile(r"^(\s*)… ([\d,]+) ((?:[\w.-]+ )*lines?(?: [\w.-]+)*) omitted(?: \([^()]*\))? …$")
+_REPEAT = re.compile(r" \(×([\d,]+)\)$")
+_SHORTENED = " …["
+# Ranges a marker or the footer lists before it only counts the rest.
+MAX_LISTED_RANGES = 4
+
+
+def count_lines(text: str) -> int:
+    """Lines as `tokenjuice cat` numbers them: a last line without `\\n` counts."""
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+def raw_keys(raw: str) -> list[str]:
+    """Each raw line as the reducer shows it (one entry per raw line)."""
+    if not raw:
+        return []
+    lines = raw.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    cleaned = nz.normalize(raw)
+    keys = cleaned.split("\n")
+    if keys and keys[-1] == "" and raw.endswith("\n"):
+        keys.pop()
+    if len(keys) != len(lines):
+        # A cursor redraw moved lines: clean each raw line on its own.
+        keys = [nz.normalize(ln) for ln in lines]
+    return list(map(str.rstrip, keys))
+
+
+class Audit:
+    """What a body shows of the raw output (see the module docstring)."""
+
+    __slots__ = ("blank", "body", "partial", "ranges", "total", "uncovered")
+
+    def __init__(self, body: list[str], ranges: list[tuple[int, int]], total: int, partial: int) -> None:
+        self.body = body  # markers rewritten with their exact ranges
+        self.ranges = ranges  # raw lines not shown, 1-based and inclusive, in order
+        self.total = total  # raw lines
+        self.partial = partial  # raw lines shown only shortened
+        self.blank = 0  # blank lines among the omitted ones
+        self.uncovered: list[tuple[int, int]] = []  # ranges no marker states (the footer lists them)
+
+    @property
+    def omitted(self) -> int:
+        return sum(b - a + 1 for a, b in self.ranges)
+
+    @property
+    def lossy(self) -> bool:
+        return bool(self.ranges)
+
+
+def audit(
+    raw: str,
+    body: Sequence[str],
+    max_line: int,
+    *,
+    numbers: Sequence[int] | None = None,
+    total: int | None = None,
+) -> Audit:
+    """Align `body` with `raw`. `numbers`, when `raw` is only a sample of a larger
+    output, gives each sample line's number in the whole (`total` lines)."""
+    keys = raw_keys(raw)
+    n = len(keys)
+    anchors, shown = _align(body, keys, max_line)
+    partial = sum(1 for a in anchors if a is not None and a[2])
+    blank = bytes(map(operator.not_, keys))
+    status = bytes(map(operator.add, map(operator.add, blank, blank), shown))
+    # 0: not shown, 1: shown, 2: blank. A run of unshown lines takes the blank lines around it.
+    spans = [(m.start(), m.end() - 1) for m in re.finditer(rb"[\x02]*\x00[\x00\x02]*", status)]
+    if numbers is None:
+        ranges = [(a + 1, b + 1) for a, b in spans]
+        total = n
+    else:
+        ranges = _sample_ranges(spans, numbers, total if total is not None else n)
+        total = total if total is not None else n
+
+    def pos(i: int) -> int:  # a sample position as a raw line number (1-based)
+        return i + 1 if numbers is None else numbers[i]
+
+    out: list[str] = []
+    covered: list[tuple[int, int]] = []
+    prev_end = 0
+    last_number = total
+    next_start = _next_starts(anchors, pos, last_number + 1)
+    for j, line in enumerate(body):
+        a = anchors[j]
+        if a is not None:
+            prev_end = pos(a[1])
+            out.append(line)
+            continue
+        m = _MARKER.match(line) if "omitted" in line else None
+        if m is None:
+            out.append(line)
+            continue
+        inside = _clip(ranges, prev_end + 1, next_start[j] - 1)
+        if not inside:
+            continue  # it stands for no raw line: a false marker goes
+        covered.extend(inside)
+        out.append(_marker(m.group(1), m.group(3), inside))
+    res = Audit(out, ranges, total, partial)
+    res.uncovered = _minus(ranges, covered)
+    if numbers is None:
+        res.blank = sum(status.count(2, a, b + 1) for a, b in spans)
+    return res
+
+
+def _align(body: Sequence[str], keys: list[str], max_line: int) -> tuple[list[tuple[int, int, bool] | None], bytearray]:
+    """Per body line, the raw lines it shows ((first, last, shortened) or None), and a
+    0/1 flag per raw line: shown whole."""
+    wanted: dict[str, int] = {}
+    plain: list[tuple[str, int] | None] = []
+    for line in body:
+        text, rep = line, 1
+        if line.endswith(")") and "(×" in line:
+            m = _REPEAT.search(line)
+            if m is not None:
+                text, rep = line[: m.start()], int(m.group(1).replace(",", ""))
+        text = text.rstrip()
+        if "\x1b" in text:  # a rule that keeps escapes (file reads)
+            text = nz.normalize(text).rstrip()
+        if not text:
+            plain.append(None)
+            continue
+        plain.append((text, rep))
+        wanted[text] = 1
+    at: dict[str, list[int]] = {}
+    for i in _where(keys, wanted):
+        at.setdefault(keys[i], []).append(i)
+    short: dict[str, list[int]] = {}
+    if any(_SHORTENED in t[0] for t in plain if t is not None):
+        for i, k in enumerate(keys):
+            if len(k) > max_line:
+                sk = shorten(k, max_line)
+                if sk in wanted:
+                    short.setdefault(sk, []).append(i)
+    shown = bytearray(len(keys))
+    anchors: list[tuple[int, int, bool] | None] = [None] * len(body)
+    last = -1
+    for j, item in enumerate(plain):
+        if item is None:
+            continue
+        text, rep = item
+        cut = False
+        lst = at.get(text)
+        if lst is None:
+            lst = short.get(text)
+            cut = True
+            if lst is None:
+                continue
+        k = bisect_right(lst, last)
+        if k >= len(lst):
+            continue
+        first = p = lst[k]
+        r = 1
+        while r < rep and k + r < len(lst) and lst[k + r] == p + 1:
+            p += 1
+            r += 1
+        anchors[j] = (first, p, cut)
+        if not cut:
+            shown[first : p + 1] = b"\x01" * (p + 1 - first)
+        last = p
+    return anchors, shown
+
+
+def _where(keys: list[str], wanted: dict[str, int]) -> list[int]:
+    """Indexes of the keys that are in `wanted` (C-level membership tests)."""
+    from itertools import compress, count
+
+    return list(compress(count(), map(wanted.__contains__, keys)))
+
+
+def _next_starts(anchors: list[tuple[int, int, bool] | None], pos: Callable[[int], int], end: int) -> list[int]:
+    """For each body line, the raw number of the next anchored line after it (or `end`)."""
+    out = [end] * len(anchors)
+    nxt = end
+    for j in range(len(anchors) - 1, -1, -1):
+        out[j] = nxt
+        a = anchors[j]
+        if a is not None:
+            nxt = pos(a[0])
+    return out
+
+
+def _sample_ranges(spans: list[tuple[int, int]], numbers: Sequence[int], total: int) -> list[tuple[int, int]]:
+    """Unshown ranges of a whole output of which only a sample was aligned: the lines
+    between sample lines, and the sample's own unshown spans."""
+    out = [(numbers[a], numbers[b]) for a, b in spans]
+    prev = 0
+    for num in numbers:
+        if num > prev + 1:
+            out.append((prev + 1, num - 1))
+        prev = num
+    if total > prev:
+        out.append((prev + 1, total))
+    out.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in out:
+        if merged and a <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _clip(ranges: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
+    if hi < lo or not ranges:
+        return []
+    k = bisect_left(ranges, (lo, lo))
+    if k > 0 and ranges[k - 1][1] >= lo:
+        k -= 1
+    out: list[tuple[int, int]] = []
+    while k < len(ranges) and ranges[k][0] <= hi:
+        a, b = ranges[k]
+        out.append((max(a, lo), min(b, hi)))
+        k += 1
+    return out
+
+
+def _minus(ranges: list[tuple[int, int]], covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of `ranges` no covered range holds (both sorted, covered within ranges)."""
+    if not covered:
+        return list(ranges)
+    cov = sorted(covered)
+    out: list[tuple[int, int]] = []
+    k = 0
+    for a, b in ranges:
+        cur = a
+        while k < len(cov) and cov[k][1] < a:
+            k += 1
+        j = k
+        while j < len(cov) and cov[j][0] <= b:
+            if cov[j][0] > cur:
+                out.append((cur, cov[j][0] - 1))
+            cur = max(cur, cov[j][1] + 1)
+            j += 1
+        if cur <= b:
+            out.append((cur, b))
+    return out
+
+
+def describe(ranges: list[tuple[int, int]], limit: int = MAX_LISTED_RANGES) -> str:
+    """`lines 12-40, 52-60` (`line 7` for one); past `limit` ranges the span they lie in."""
+    if not ranges:
+        return ""
+    if len(ranges) > limit:
+        return f"lines {ranges[0][0]}-{ranges[-1][1]} in {len(ranges):,} ranges"
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+        return f"line {ranges[0][0]}"
+    return "lines " + ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in ranges)
+
+
+def _marker(indent: str, label: str, ranges: list[tuple[int, int]]) -> str:
+    n = sum(b - a + 1 for a, b in ranges)
+    words = label.split(" ")
+    # `lines` agrees with the count: `1 line`, `3 captured lines`
+    words = [("line" if n == 1 else "lines") if w in ("line", "lines") else w for w in words]
+    return f"{indent}… {n:,} {' '.join(words)} omitted ({describe(ranges)}) …"
