@@ -16,7 +16,6 @@ previous one), so a text that keeps raw lines in order is read exactly as it was
 
 from __future__ import annotations
 
-import operator
 from bisect import bisect_left, bisect_right
 
 from tokenjuice import _re as re
@@ -28,8 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
 # `… 1,918 lines omitted …`, `… 12 captured lines omitted …`, `  … 40 lines of build output omitted …`
-_MARKER = re.compile(r"^(\s*)… ([\d,]+) ((?:[\w.-]+ )*lines?(?: [\w.-]+)*) omitted(?: \([^()]*\))? …$")
-_REPEAT = re.compile(r" \(×([\d,]+)\)$")
+_MARKER = r"^(\s*)… ([\d,]+) ((?:[\w.-]+ )*lines?(?: [\w.-]+)*) omitted(?: \([^()]*\))? …$"
+_REPEAT = r" \(×([\d,]+)\)$"
 _SHORTENED = " …["
 # Ranges a marker or the footer lists before it only counts the rest.
 MAX_LISTED_RANGES = 4
@@ -93,10 +92,8 @@ def audit(
     n = len(keys)
     anchors, shown = _align(body, keys, max_line)
     partial = sum(1 for a in anchors if a is not None and a[2])
-    blank = bytes(map(operator.not_, keys))
-    status = bytes(map(operator.add, map(operator.add, blank, blank), shown))
-    # 0: not shown, 1: shown, 2: blank. A run of unshown lines takes the blank lines around it.
-    spans = [(m.start(), m.end() - 1) for m in re.finditer(rb"[\x02]*\x00[\x00\x02]*", status)]
+    status = _status(keys, shown)
+    spans = _spans(status)
     if numbers is None:
         ranges = [(a + 1, b + 1) for a, b in spans]
         total = n
@@ -118,7 +115,7 @@ def audit(
             prev_end = pos(a[1])
             out.append(line)
             continue
-        m = _MARKER.match(line) if "omitted" in line else None
+        m = re.match(_MARKER, line) if "omitted" in line else None
         if m is None:
             out.append(line)
             continue
@@ -134,6 +131,34 @@ def audit(
     return res
 
 
+def _status(keys: list[str], shown: bytearray) -> bytearray:
+    """Per raw line: 0 not shown, 1 shown, 2 blank."""
+    status = bytearray(shown)
+    i = -1
+    try:
+        while True:
+            i = keys.index("", i + 1)  # a C-level scan to each blank line
+            status[i] = 2
+    except ValueError:
+        pass
+    return status
+
+
+def _spans(status: bytearray) -> list[tuple[int, int]]:
+    """(first, last) indexes of each run of unshown lines with the blank lines around
+    it, up to the shown lines on either side."""
+    spans: list[tuple[int, int]] = []
+    i = status.find(0)
+    while i >= 0:
+        start = status.rfind(1, 0, i) + 1
+        j = status.find(1, i)
+        if j < 0:
+            j = len(status)
+        spans.append((start, j - 1))
+        i = status.find(0, j)
+    return spans
+
+
 def _align(body: Sequence[str], keys: list[str], max_line: int) -> tuple[list[tuple[int, int, bool] | None], bytearray]:
     """Per body line, the raw lines it shows ((first, last, shortened) or None), and a
     0/1 flag per raw line: shown whole."""
@@ -142,7 +167,7 @@ def _align(body: Sequence[str], keys: list[str], max_line: int) -> tuple[list[tu
     for line in body:
         text, rep = line, 1
         if line.endswith(")") and "(×" in line:
-            m = _REPEAT.search(line)
+            m = re.search(_REPEAT, line)
             if m is not None:
                 text, rep = line[: m.start()], int(m.group(1).replace(",", ""))
         text = text.rstrip()

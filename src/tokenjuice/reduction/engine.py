@@ -15,7 +15,6 @@ from tokenjuice.patterns import DEFAULT_PATTERN_BUDGET_S
 from tokenjuice.patterns import Budget as PatternBudget
 from tokenjuice.reduction import audit, inline, pipeline, window
 from tokenjuice.reduction.binary import describe, is_binary
-from tokenjuice.reduction.normalize import normalize
 from tokenjuice.reduction.window import Budget
 from tokenjuice.rules import select
 
@@ -71,7 +70,8 @@ class Reducer:
     secrets are replaced before anything else sees the output (default on; see
     `tokenjuice.redact`). `min_saved_tokens`, `min_saved_share`: what a text that
     changes the output must save, else the output comes back as it is (default 100
-    tokens and a quarter of them; 0 shows what the rule made of any output).
+    tokens and a quarter of them; 0: any text shorter than the output; a negative
+    `min_saved_tokens` turns the check off, to see what the rule makes of any output).
     """
 
     def __init__(
@@ -581,15 +581,18 @@ def worth_it(
     min_tokens: int = MIN_SAVED_TOKENS,
     min_share: float = MIN_SAVED_SHARE,
 ) -> bool:
-    """Whether `text` pays for itself against the raw output with its `exit N` line."""
+    """Whether `text` pays for itself against the raw output with its `exit N` line
+    (with both minimums 0: whether it is shorter in characters; always with a negative one)."""
     if text == raw:
         return True
+    if min_tokens < 0:
+        return True  # the check is off: what the rule made of the output, whatever it is
     head = inline.exit_line(run.exit_code, _exit_note(run))
+    if min_tokens == 0 and min_share <= 0:
+        return len(text) < len(raw) + (len(head) + 1 if head else 0)
     raw_tokens = tok.count(raw) + (tok.count(head) + 1 if head else 0)
     saved = raw_tokens - tok.count(text)
-    if min_tokens <= 0 and min_share <= 0:
-        return True
-    return saved >= min_tokens and saved >= raw_tokens * min_share
+    return saved > 0 and saved >= min_tokens and saved >= raw_tokens * min_share
 
 
 def _within(body: list[str], cap: int, max_line: int, failed: bool) -> list[str]:
