@@ -183,9 +183,9 @@ def _align(body: Sequence[str], keys: list[str], max_line: int) -> tuple[list[tu
         at.setdefault(keys[i], []).append(i)
     short: dict[str, list[int]] = {}
     if any(_SHORTENED in t[0] for t in plain if t is not None):
-        for i, k in enumerate(keys):
-            if len(k) > max_line:
-                sk = shorten(k, max_line)
+        for i, key in enumerate(keys):
+            if len(key) > max_line:
+                sk = shorten(key, max_line)
                 if sk in wanted:
                     short.setdefault(sk, []).append(i)
     shown = bytearray(len(keys))

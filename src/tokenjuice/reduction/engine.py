@@ -590,8 +590,8 @@ def worth_it(
     head = inline.exit_line(run.exit_code, _exit_note(run))
     if min_tokens == 0 and min_share <= 0:
         return len(text) < len(raw) + (len(head) + 1 if head else 0)
-    raw_tokens = tok.count(raw) + (tok.count(head) + 1 if head else 0)
-    saved = raw_tokens - tok.count(text)
+    raw_tokens: int = tok.count(raw) + (tok.count(head) + 1 if head else 0)
+    saved: int = raw_tokens - tok.count(text)
     return saved > 0 and saved >= min_tokens and saved >= raw_tokens * min_share
 
 
