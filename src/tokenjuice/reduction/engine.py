@@ -402,7 +402,11 @@ class Reducer:
 
         streamed = run.metadata.get("streamed")
         if streamed is not None:
-            # Only a sample was in memory: the rest of the output is accounted for here.
+            # Only a sample was in memory: the rest of the output is accounted for here,
+            # and a count is stated only when it holds for the whole output.
+            out.facts = _recount(rule, streamed.path, ctx.pattern_budget)
+            if out.headline is not None and not _told_by_tool(out.headline, raw):
+                out.headline = None
             out.drop("streamed", streamed.missing_lines)
             out.body.insert(0, _streamed_note(streamed))
             raw_tokens = int(streamed.total_bytes * 0.3 + 0.999)
@@ -542,6 +546,44 @@ class Reducer:
 
 # As long as the pointer `_keep` writes (12-character ids).
 _POINTER_PROBE = "full output: tokenjuice cat 000000000000"
+
+
+def _recount(rule: Rule, path: str, budget: PatternBudget) -> dict[str, int]:
+    """The rule's counters over a whole spooled output, read a batch at a time (a count
+    taken from the sample would not be true); counts of 0 are not stated."""
+    from tokenjuice.reduction.linematch import Hints, weighted
+
+    counters = [(name, m) for name, m in rule.pipeline().counter_matchers(budget) if m is not None]
+    counts = dict.fromkeys((name for name, _ in counters), 0)
+    if not counters:
+        return {}
+    hints = Hints()
+    rest = b""
+    try:
+        with open(path, "rb") as f:
+            while True:
+                chunk = f.read(1 << 20)
+                data = rest + chunk
+                cut = data.rfind(b"\n") + 1 if chunk else len(data)
+                rest = data[cut:]
+                lines = data[:cut].decode("utf-8", "replace").split("\n")
+                if lines and lines[-1] == "":
+                    lines.pop()
+                if lines:
+                    for name, m in counters:
+                        counts[name] += weighted(m, lines, [1] * len(lines), hints)
+                if not chunk:
+                    break
+    except OSError as exc:
+        _log.warn(f"counting the spooled output failed: {exc}", key="recount")
+        return {}
+    return {name: n for name, n in counts.items() if n}
+
+
+def _told_by_tool(headline: str, sample: str) -> bool:
+    """Whether a formatter's headline is a tool's own line (a summary the tool printed,
+    true of the whole run), not a count the formatter took of the sample."""
+    return any(part.strip() and part.strip() in sample for part in headline.split(";"))
 
 
 def _streamed_note(st: Any) -> str:
