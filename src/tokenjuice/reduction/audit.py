@@ -120,8 +120,10 @@ def audit(
             out.append(line)
             continue
         inside = _clip(ranges, prev_end + 1, next_start[j] - 1)
-        if not inside:
-            continue  # it stands for no raw line: a false marker goes
+        if not inside or (covered and covered[-1] == inside[-1]):
+            # It stands for no raw line, or for the same lines as the marker before it
+            # (no raw line shown in between): a false or repeated marker goes.
+            continue
         covered.extend(inside)
         out.append(_marker(m.group(1), m.group(3), inside))
     res = Audit(out, ranges, total, partial)

@@ -449,7 +449,7 @@ class Reducer:
             # Judged before anything is stored: a text that does not pay for itself
             # gives way to the raw output, and nothing is kept for it.
             probe = foot.compose(run, facts, _POINTER_PROBE if au.lossy and self._store_enabled else None)
-            if not worth_it(tok, raw, probe, run, self.min_saved_tokens, self.min_saved_share):
+            if not worth_it(raw, probe, run, self.min_saved_tokens, self.min_saved_share):
                 return self._raw(run, raw, "original", cls)
         pointer = None
         if streamed is not None or au.lossy:
@@ -616,7 +616,6 @@ def _cap(text: str, limit: int) -> tuple[str, tuple[int, int] | None]:
 
 
 def worth_it(
-    tok: Any,
     raw: str,
     text: str,
     run: ToolRun,
@@ -624,7 +623,8 @@ def worth_it(
     min_share: float = MIN_SAVED_SHARE,
 ) -> bool:
     """Whether `text` pays for itself against the raw output with its `exit N` line
-    (with both minimums 0: whether it is shorter in characters; always with a negative one)."""
+    (with both minimums 0: whether it is shorter in characters; always with a negative one).
+    Judged with the token estimate, so the choice is the same on every machine."""
     if text == raw:
         return True
     if min_tokens < 0:
@@ -632,8 +632,10 @@ def worth_it(
     head = inline.exit_line(run.exit_code, _exit_note(run))
     if min_tokens == 0 and min_share <= 0:
         return len(text) < len(raw) + (len(head) + 1 if head else 0)
-    raw_tokens: int = tok.count(raw) + (tok.count(head) + 1 if head else 0)
-    saved: int = raw_tokens - tok.count(text)
+    from tokenjuice.tokens import estimate
+
+    raw_tokens = estimate(raw) + (estimate(head) + 1 if head else 0)
+    saved = raw_tokens - estimate(text)
     return saved > 0 and saved >= min_tokens and saved >= raw_tokens * min_share
 
 

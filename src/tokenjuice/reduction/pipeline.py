@@ -415,7 +415,11 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             _account(streamed_weight, fo, out)
             lines, line_weights = fo.lines, fo.weights
             protected = fo.protected
-            if (d.get("transforms") or {}).get("collapseTemplates"):
+            if (d.get("transforms") or {}).get("collapseTemplates") and (
+                sum(map(len, lines)) + len(lines) > limit * (max_factor or window.PROTECTED_FACTOR)
+            ):
+                # Only where the lines would not fit even as signal lines: each stays as
+                # it is while they do.
                 lines, line_weights, protected = _collapse_lines(lines, line_weights, protected, out)
             final = fo.final
             essential = fo.essential
@@ -692,9 +696,11 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     rho = sample_density(text)
     raw_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     tags = line_streams(ctx.run, raw_lines)
-    if transforms.get("collapseTemplates", True) is not False:
-        text, tags = _collapse_text(text, tags, out)
     dense = rho >= threshold
+    if not dense and len(text) > limit and transforms.get("collapseTemplates", True) is not False:
+        # Repetitive output (lines alike but for their numbers) over the budget: fold it
+        # by template. Dense output (a table of distinct records) keeps its lines.
+        text, tags = _collapse_text(text, tags, out)
     if dense:
         transforms = {**transforms, "dedupeAdjacent": False}
         if len(text) <= limit:

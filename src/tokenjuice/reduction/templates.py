@@ -9,7 +9,7 @@ except the output's last `TAIL` lines, which stay as they are (where a run stopp
 Never folded: error lines (each one matters as it is), lines with a `file:line`
 location (each location is a signal of its own), indented lines (they continue a
 record: stack frames, source excerpts), blank lines, and templates with fewer than
-`MIN_COUNT` lines.
+`MIN_COUNT` lines or one in `SHARE` of all lines.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 MIN_COUNT = 3
+SHARE = 200
 TAIL = 5
 # A varying field: hex literals, hashes and uuids, numbers with their separators
 # (times `00:10:49`, versions `1.2.3`, decimals).
@@ -58,7 +59,9 @@ def collapse(lines: Sequence[str], *, numbered: bool = True, min_count: int = MI
     shapes = list(map(partial(_FIELD.sub, _HOLE), lines))
     counts = Counter(shapes)
     # An indented line continues a record (stack frames, source excerpts): never folded.
-    repeated = {s for s, n in counts.items() if n >= min_count and s.strip() and not s[:1].isspace()}
+    # A template folds when it is frequent: `min_count` lines and one in `SHARE` of them.
+    least = max(min_count, len(lines) // SHARE)
+    repeated = {s for s, n in counts.items() if n >= least and s.strip() and not s[:1].isspace()}
     if not repeated:
         return None
     where: dict[str, list[int]] = {}
