@@ -38,7 +38,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         b.keep(i, protect=True)
     for i in range(head_end, tail_start):
         b.drop(i, "middle")
-    b.add("… 0 lines omitted …")  # the engine states the exact range
+    b.add("… 0 lines omitted …", protect=True)  # the engine states the exact range
     for i in range(tail_start, len(lines)):
         b.keep(i, protect=True)
     return b.build(final=True, essential=True)
