@@ -176,21 +176,33 @@ class SpoolSink(Sink):
         from tokenjuice.reduction import signals
 
         # Lines leaving the tail window are the middle: keep their diagnostic lines.
-        for k, ln in enumerate(lines):
-            self._tail.append((first + k, ln[:MAX_LINE_CHARS]))
-            self._tail_chars += len(ln) + 1
-        leaving: list[tuple[int, str]] = []
-        while self._tail_chars > TAIL_CHARS and len(self._tail) > 1:
-            old = self._tail.popleft()
-            self._tail_chars -= len(old[1]) + 1
+        # The tail is the last lines within TAIL_CHARS (at least one); only those are
+        # held with their numbers, the lines that pass through go straight to `leaving`.
+        cut, used = len(lines), 0
+        while cut > 0 and used + len(lines[cut - 1]) + 1 <= TAIL_CHARS:
+            cut -= 1
+            used += len(lines[cut]) + 1
+        cut = min(cut, len(lines) - 1)
+        numbers: list[int] = []
+        leaving: list[str] = []
+        while self._tail and (cut > 0 or self._tail_chars + used > TAIL_CHARS):
+            n, old = self._tail.popleft()
+            self._tail_chars -= len(old) + 1
+            numbers.append(n)
             leaving.append(old)
+        pushed = len(leaving)
+        leaving += lines[:cut]
+        for k in range(cut, len(lines)):
+            self._tail.append((first + k, lines[k][:MAX_LINE_CHARS]))
+            self._tail_chars += len(lines[k]) + 1
         if leaving:
-            hits = signals.find([ln for _, ln in leaving], locations=True)
+            hits = signals.find(leaving, locations=True)
             for i in sorted(hits):
                 self.streamed.diag_seen += 1
                 if len(self._diag) < MAX_DIAG_LINES and self._diag_chars < MAX_DIAG_CHARS:
-                    self._diag.append(leaving[i])
-                    self._diag_chars += len(leaving[i][1]) + 1
+                    n = numbers[i] if i < pushed else first + i - pushed
+                    self._diag.append((n, leaving[i][:MAX_LINE_CHARS]))
+                    self._diag_chars += len(leaving[i]) + 1
 
     # ------------------------------------------------------------------ output
 
