@@ -331,3 +331,31 @@ def test_pytest_vv_keeps_the_test_frame_and_the_diff_once(tmp_path: Path) -> Non
     assert "tests/test_x.py:7:" in red.text  # the test's own frame, not only the helper's
     assert "tests/helpers_x.py:2: AssertionError" in red.text
     assert red.text.count("At index 7 diff: 8 != 9") == 1
+
+
+FLOOD_SCRIPT = """
+import random, sys
+random.seed(2)
+words = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta"]
+for i in range(20000):
+    w = " ".join(random.choice(words) for _ in range(4))
+    if i % 3 == 0:
+        at = f"src/mod_{i % 97}/file_{i % 13}.c:{i % 400}"
+        print(f"{at}: warning: {w} might be {random.choice(words)}", file=sys.stderr)
+    else:
+        print(f"step {i}: {w}")
+    if i in (7000, 13000):
+        print(f"src/core/init.c:{i}: error: {w} is not defined", file=sys.stderr)
+sys.exit(2)
+"""
+
+
+def test_warnings_never_crowd_out_errors(tmp_path: Path) -> None:
+    """6,700 located warnings (each distinct: nothing folds) and two errors in the middle."""
+    (tmp_path / "job.py").write_text(FLOOD_SCRIPT)
+    run, red, _ = reduce_real([sys.executable, "job.py"], tmp_path)
+    errors = [ln for ln in run.combined.splitlines() if ": error: " in ln]
+    assert len(errors) == 2
+    for line in errors:
+        assert line[line.index("src/core/") :] in red.text
+    assert len(red.text) <= promises.BUDGET_CHARS + 500  # a failing run without a rule: the budget itself

@@ -74,8 +74,8 @@ def test_count_lines_is_cats() -> None:
     assert count_lines("a") == 1
     assert count_lines("a\n") == 1
     assert count_lines("a\n\n") == 2
-    assert describe([(3, 3)]) == "line 3"
-    assert describe([(1, 2), (5, 5)]) == "lines 1-2, 5"
+    assert describe([(3, 3)]) == "lines 3-3"
+    assert describe([(1, 2), (5, 5)]) == "lines 1-2, lines 5-5"
     assert describe([(i, i) for i in range(1, 20, 2)], limit=4) == "lines 1-19 in 10 ranges"
 
 

@@ -20,8 +20,7 @@ def reducer_with(*rules: dict[str, Any], **kw: Any) -> Reducer:
     kw.setdefault("store", False)
     kw.setdefault("record", False)
     # What the rule makes of these small outputs, not the raw output they would get back.
-    kw.setdefault("min_saved_tokens", 0)
-    kw.setdefault("min_saved_share", 0)
+    kw.setdefault("min_saved_tokens", -1)
     return Reducer(rules=rs, **kw)
 
 

@@ -296,14 +296,13 @@ def _minus(ranges: list[tuple[int, int]], covered: list[tuple[int, int]]) -> lis
 
 
 def describe(ranges: list[tuple[int, int]], limit: int = MAX_LISTED_RANGES) -> str:
-    """`lines 12-40, 52-60` (`line 7` for one); past `limit` ranges the span they lie in."""
+    """`lines 12-40, lines 52-60`: each range spelt out whole (`lines 7-7` for one line),
+    so any reader of `lines A-B` finds every one; past `limit` ranges the span they lie in."""
     if not ranges:
         return ""
     if len(ranges) > limit:
         return f"lines {ranges[0][0]}-{ranges[-1][1]} in {len(ranges):,} ranges"
-    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
-        return f"line {ranges[0][0]}"
-    return "lines " + ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in ranges)
+    return ", ".join(f"lines {a}-{b}" for a, b in ranges)
 
 
 def _marker(indent: str, label: str, ranges: list[tuple[int, int]]) -> str:

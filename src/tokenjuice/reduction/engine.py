@@ -423,11 +423,7 @@ class Reducer:
             return self._raw(run, raw, "original", cls)
         limit = budget.chars(ctx.chars_per_token)
         cap = limit * ((rule.data.get("summarize") or {}).get("maxFactor") or window.MAX_FACTOR)
-        body = _within(out.body, cap, budget.max_line_chars, failed)
-        if streamed is None:
-            au = audit.audit(raw, body, budget.max_line_chars)
-        else:
-            au = audit.audit(raw, body, budget.max_line_chars, numbers=streamed.numbers, total=streamed.total_lines)
+        au = _audited(raw, out.body, cap, budget.max_line_chars, failed, streamed)
         red = Reduction(
             text="",
             rule_id=rule.id,
@@ -637,6 +633,23 @@ def worth_it(
     raw_tokens = estimate(raw) + (estimate(head) + 1 if head else 0)
     saved = raw_tokens - estimate(text)
     return saved > 0 and saved >= min_tokens and saved >= raw_tokens * min_share
+
+
+def _audited(raw: str, body: list[str], cap: int, max_line: int, failed: bool, streamed: Any) -> audit.Audit:
+    """The audit of `body` cut to `cap` characters as the model will read it: the ranges
+    the audit writes into markers count too, so a body over the cap is cut again."""
+    target = cap
+    for _ in range(4):
+        cut = _within(body, target, max_line, failed)
+        if streamed is None:
+            au = audit.audit(raw, cut, max_line)
+        else:
+            au = audit.audit(raw, cut, max_line, numbers=streamed.numbers, total=streamed.total_lines)
+        size = sum(len(t) + 1 for t in au.body)
+        if size <= cap or target <= cap // 4:
+            break
+        target -= size - cap + 256
+    return au
 
 
 def _within(body: list[str], cap: int, max_line: int, failed: bool) -> list[str]:

@@ -547,6 +547,7 @@ def _finish(
     essential: bool = False,
     show_repeats: bool = True,
     max_factor: int | None = None,
+    markers: bool = False,
 ) -> None:
     budget = ctx.budget
     body, omitted, shortened, kept = collector.finish(
@@ -555,6 +556,7 @@ def _finish(
         tail_bias=ctx.failed,
         protected_factor=max_factor or (window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR),
         show_repeats=show_repeats,
+        markers=markers,
     )
     out.body = body
     out.drop("middle", omitted)
@@ -752,8 +754,11 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
         if split_streams and btags is not None:
             # Failing run with separate streams: all of stderr, the tail of stdout.
             sig |= set(compress(count(), map(operator.eq, btags, repeat(1))))
-        collector.add_batch(lines, weights, sig, head_ok=not split_streams)
-    _finish(collector, ctx, out)
+        # Errors are held apart from the other signal lines: warnings never crowd them out.
+        errors = _signals().find(lines, sorted(sig), locations=False, warnings=False) if ctx.failed and sig else None
+        collector.add_batch(lines, weights, sig, head_ok=not split_streams, urgent=errors)
+    # A failing run with no rule: its failure lines first, all within the budget itself.
+    _finish(collector, ctx, out, max_factor=1 if ctx.failed else None, markers=ctx.failed)
     return out
 
 

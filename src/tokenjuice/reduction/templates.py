@@ -128,7 +128,7 @@ def _render(shape: str, lines: list[str], span: tuple[int, int] | None) -> str:
         text.append(rest)
     where = ""
     if span is not None:
-        where = f" (lines {span[0]}-{span[1]})" if span[0] != span[1] else f" (line {span[0]})"
+        where = f" (lines {span[0]}-{span[1]})"
     return f"{len(lines):,}× {''.join(text)}{where}"
 
 
