@@ -88,11 +88,10 @@ def audit(
 ) -> Audit:
     """Align `body` with `raw`. `numbers`, when `raw` is only a sample of a larger
     output, gives each sample line's number in the whole (`total` lines)."""
-    keys = raw_keys(raw)
-    n = len(keys)
-    anchors, shown = _align(body, keys, max_line)
+    plain, wanted = _parse(body)
+    n, status, at, short = _scan(raw, wanted, max_line, any(_SHORTENED in t[0] for t in plain if t is not None))
+    anchors = _align(plain, at, short, status)
     partial = sum(1 for a in anchors if a is not None and a[2])
-    status = _status(keys, shown)
     spans = _spans(status)
     if numbers is None:
         ranges = [(a + 1, b + 1) for a, b in spans]
@@ -133,17 +132,45 @@ def audit(
     return res
 
 
-def _status(keys: list[str], shown: bytearray) -> bytearray:
-    """Per raw line: 0 not shown, 1 shown, 2 blank."""
-    status = bytearray(shown)
-    i = -1
-    try:
-        while True:
-            i = keys.index("", i + 1)  # a C-level scan to each blank line
-            status[i] = 2
-    except ValueError:
-        pass
-    return status
+# The raw output is read in slices of about this many characters: the audit holds one
+# slice's lines at a time, not a list of every line.
+SCAN_CHARS = 16 * 1024
+
+
+def _scan(
+    raw: str, wanted: dict[str, int], max_line: int, shortened: bool
+) -> tuple[int, bytearray, dict[str, list[int]], dict[str, list[int]]]:
+    """Read the raw output once: its line count, a status byte per line (2 blank, else
+    0), where each wanted line occurs, and (`shortened`) where each long line occurs
+    under its shortened form."""
+    status = bytearray()
+    at: dict[str, list[int]] = {}
+    short: dict[str, list[int]] = {}
+    pos, n = 0, 0
+    while pos < len(raw):
+        end = raw.find("\n", pos + SCAN_CHARS)
+        end = len(raw) if end < 0 else end + 1
+        keys = raw_keys(raw[pos:end])
+        pos = end
+        first = len(status)
+        status += bytes(len(keys))
+        i = -1
+        try:
+            while True:
+                i = keys.index("", i + 1)  # a C-level scan to each blank line
+                status[first + i] = 2
+        except ValueError:
+            pass
+        for i in _where(keys, wanted):
+            at.setdefault(keys[i], []).append(first + i)
+        if shortened:
+            for i, key in enumerate(keys):
+                if len(key) > max_line:
+                    sk = shorten(key, max_line)
+                    if sk in wanted:
+                        short.setdefault(sk, []).append(first + i)
+        n += len(keys)
+    return n, status, at, short
 
 
 def _spans(status: bytearray) -> list[tuple[int, int]]:
@@ -161,9 +188,9 @@ def _spans(status: bytearray) -> list[tuple[int, int]]:
     return spans
 
 
-def _align(body: Sequence[str], keys: list[str], max_line: int) -> tuple[list[tuple[int, int, bool] | None], bytearray]:
-    """Per body line, the raw lines it shows ((first, last, shortened) or None), and a
-    0/1 flag per raw line: shown whole."""
+def _parse(body: Sequence[str]) -> tuple[list[tuple[str, int] | None], dict[str, int]]:
+    """Each body line as the raw line it may show, with its `(×N)` count (None: blank),
+    and the set of those lines."""
     wanted: dict[str, int] = {}
     plain: list[tuple[str, int] | None] = []
     for line in body:
@@ -180,18 +207,18 @@ def _align(body: Sequence[str], keys: list[str], max_line: int) -> tuple[list[tu
             continue
         plain.append((text, rep))
         wanted[text] = 1
-    at: dict[str, list[int]] = {}
-    for i in _where(keys, wanted):
-        at.setdefault(keys[i], []).append(i)
-    short: dict[str, list[int]] = {}
-    if any(_SHORTENED in t[0] for t in plain if t is not None):
-        for i, key in enumerate(keys):
-            if len(key) > max_line:
-                sk = shorten(key, max_line)
-                if sk in wanted:
-                    short.setdefault(sk, []).append(i)
-    shown = bytearray(len(keys))
-    anchors: list[tuple[int, int, bool] | None] = [None] * len(body)
+    return plain, wanted
+
+
+def _align(
+    plain: list[tuple[str, int] | None],
+    at: dict[str, list[int]],
+    short: dict[str, list[int]],
+    status: bytearray,
+) -> list[tuple[int, int, bool] | None]:
+    """Per body line, the raw lines it shows ((first, last, shortened) or None); each
+    raw line shown whole gets status 1."""
+    anchors: list[tuple[int, int, bool] | None] = [None] * len(plain)
     last = -1
     for j, item in enumerate(plain):
         if item is None:
@@ -214,9 +241,9 @@ def _align(body: Sequence[str], keys: list[str], max_line: int) -> tuple[list[tu
             r += 1
         anchors[j] = (first, p, cut)
         if not cut:
-            shown[first : p + 1] = b"\x01" * (p + 1 - first)
+            status[first : p + 1] = b"\x01" * (p + 1 - first)
         last = p
-    return anchors, shown
+    return anchors
 
 
 def _where(keys: list[str], wanted: dict[str, int]) -> list[int]:
