@@ -330,3 +330,16 @@ def test_overlapping_triggers_are_all_listed() -> None:
         expected.append(sorted(pairs))
     index = redact._by_first(keys)
     assert [sorted(redact._overlaps_of(a, keys, index)) for a in keys] == expected
+
+
+def test_dotted_capital_i_keeps_trigger_offsets() -> None:
+    """`İ` lower-cases to two characters: the trigger scan must still find where each
+    secret starts (it used to give up on positions and rescan the whole text)."""
+    from tokenjuice.redact import Redactor
+
+    filler = "İstanbul build log line with nothing secret in it\n" * 4000
+    text = filler + 'api_token = "hJ8s2kLq9ZxY4mNb7VcR1tWp"\n' + filler
+    out, found = Redactor().redact(text)
+    assert "hJ8s2kLq9ZxY4mNb7VcR1tWp" not in out
+    assert found.get("secret-assignment") == 1
+    assert out.count("İstanbul") == 8000

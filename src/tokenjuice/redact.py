@@ -255,7 +255,9 @@ class _Triggers:
         n = len(text)
         for c in range(0, n, _SCAN_CHUNK):
             seg = text[c : c + _SCAN_CHUNK + self.longest - 1]
-            low = seg.lower()
+            # `İ` is the one character whose lower case is two: as `i` (what `re`'s
+            # case-insensitive match takes it for) the offsets stay the text's.
+            low = (seg.replace("\u0130", "i") if "\u0130" in seg else seg).lower()
             if low.isascii():
                 matches = self._ac_bytes.find_matches_as_indexes(low.encode("ascii"))
             else:
