@@ -86,12 +86,13 @@ def run(args: argparse.Namespace) -> int:
         # TOKENJUICE_RAW=1 is how an agent asks for one command's raw output.
         raw = args.raw or os.environ.get("TOKENJUICE_RAW", "").strip().lower() not in ("", "0", "false", "no", "off")
         try:
-            text = reducer.reduce_run(run_, bypass=raw).text
+            red = reducer.reduce_run(run_, bypass=raw)
+            text, verbatim = red.text, red.verbatim
         except Exception as exc:  # noqa: BLE001 - fail open: the command ran, its output goes out
-            text = _unreduced(run_, exc)
+            text, verbatim = _unreduced(run_, exc), False
     finally:
         sink.discard()
-    _io.write_text(text)
+    _io.write_text(text, verbatim=verbatim)
     sys.stdout.flush()
     return captured.exit_code
 
