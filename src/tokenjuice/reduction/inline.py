@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tokenjuice._humanize import counted
 from tokenjuice.reduction.audit import describe
 
 TYPE_CHECKING = False
@@ -37,7 +38,7 @@ def footer(
         named = [(r, n) for r, n in reasons.items() if n]
         if named:
             if sum(n for _, n in named) + blank == omitted:
-                items = [f"{n:,} {r}" for r, n in named] + ([f"{blank:,} blank"] if blank else [])
+                items = [counted(n, r) for r, n in named] + ([f"{blank:,} blank"] if blank else [])
             else:
                 items = [r for r, _ in named]
             head += f" ({', '.join(items)})"
