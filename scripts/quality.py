@@ -53,7 +53,7 @@ def measure(paths: list[Path]) -> list[dict[str, object]]:
         red = reducer.reduce_run(run)
         raw = run.combined
         signals = fx.get("signals") or []
-        lost = lost_signals(signals, red.text)
+        lost = lost_signals(signals, red.text, run.combined)
         code = run.exit_code or 0
         header = f"exit {code}\n" if code else ""
         body = red.text[len(header) :] if header and red.text.startswith(header) else red.text

@@ -35,7 +35,7 @@ def update(paths: list[Path] | None = None) -> int:
         fx = load_fixture(path)
         text = reducer.reduce_run(fixture_run(fx)).text + "\n"
         gp = golden_path(path)
-        if not gp.exists() or gp.read_text(encoding="utf-8") != text:
+        if not gp.exists() or gp.read_bytes().decode("utf-8") != text:
             gp.write_text(text, encoding="utf-8")
             changed += 1
     return changed

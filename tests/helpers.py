@@ -19,6 +19,14 @@ def reducer() -> Reducer:
     return Reducer(user_rules=False, project_rules=False, store=False, record=False)
 
 
+@cache
+def formatting_reducer() -> Reducer:
+    """`reducer()` that shows what the rule made of any output, however small: the
+    engine's never-worse check (raw output back when a text saves too little) is off,
+    for tests of what a formatter makes of a small captured output."""
+    return Reducer(user_rules=False, project_rules=False, store=False, record=False, min_saved_tokens=-1)
+
+
 def fixture_path(family: str, fixture_id: str) -> Path:
     for suffix in (".json", ".json.gz"):
         p = FIXTURES / family / f"{fixture_id}{suffix}"
@@ -33,7 +41,7 @@ def load(family: str, fixture_id: str) -> dict[str, Any]:
 
 def reduce_fixture(family: str, fixture_id: str) -> tuple[dict[str, Any], Reduction]:
     fx = load(family, fixture_id)
-    return fx, reducer().reduce_run(fixture_run(fx))
+    return fx, formatting_reducer().reduce_run(fixture_run(fx))
 
 
 def all_fixture_paths() -> list[Path]:
@@ -41,4 +49,5 @@ def all_fixture_paths() -> list[Path]:
 
 
 def lost(fx: dict[str, Any], text: str) -> list[Any]:
-    return lost_signals(fx.get("signals") or [], text)
+    """Signals of `fx` the text lost (a bulk one in a raw range the text states is not lost)."""
+    return lost_signals(fx.get("signals") or [], text, fixture_run(fx).combined)

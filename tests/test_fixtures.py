@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests import promises
 from tests.helpers import FIXTURES, all_fixture_paths, reducer
-from tokenjuice.rules.fixtures import check_fixture
+from tokenjuice.rules.fixtures import check_fixture, fixture_run
 
 PATHS = all_fixture_paths()
 
@@ -17,6 +18,10 @@ PATHS = all_fixture_paths()
 def test_fixture(path: Path) -> None:
     result = check_fixture(path, reducer())
     assert not result.failures, "\n".join(result.failures)
+    # The engine's promises, on every built-in rule's captured output.
+    run = fixture_run(result.fixture)
+    factor = promises.FILE_READ_FACTOR if result.reduction.family == "file-read" else promises.FACTOR
+    promises.check(run.combined, result.reduction, exit_code=run.exit_code, factor=factor)
 
 
 def test_every_builtin_rule_has_a_fixture() -> None:

@@ -2,7 +2,8 @@
 
 For every input: the reducer never raises; never returns more than the input plus a
 bounded header; states a non-zero exit code first; gives the same bytes twice; and
-accounts for every line (kept + omitted = total).
+accounts for every line (kept + omitted = total). With the built-in rules, every promise
+of `tests/promises.py` holds (no silent drop, exact ranges, never worse, the budget).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests import promises
 from tokenjuice.reduction.engine import Reducer
 from tokenjuice.rules.loader import RuleSet
 from tokenjuice.rules.rule import Rule
@@ -78,6 +80,21 @@ def check(red: Any, output: str, exit_code: int) -> None:
 def test_builtin_rules(output: str, command: str, exit_code: int) -> None:
     red = _REDUCER.reduce(output, command=command, exit_code=exit_code)
     check(red, output, exit_code)
+    factor = promises.FILE_READ_FACTOR if red.family == "file-read" else promises.FACTOR
+    promises.check(output, red, exit_code=exit_code, factor=factor)
+
+
+# Long outputs: the ones a rule really reduces (windows, markers, folded templates).
+LONG = st.lists(LINE, min_size=200, max_size=1500).map("\n".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(output=LONG, command=st.sampled_from(COMMANDS), exit_code=EXIT)
+def test_builtin_rules_keep_their_promises_on_long_outputs(output: str, command: str, exit_code: int) -> None:
+    red = _REDUCER.reduce(output, command=command, exit_code=exit_code)
+    check(red, output, exit_code)
+    factor = promises.FILE_READ_FACTOR if red.family == "file-read" else promises.FACTOR
+    promises.check(output, red, exit_code=exit_code, factor=factor)
     again = Reducer(user_rules=False, project_rules=False, store=False, record=False, redactor=False)
     assert again.reduce(output, command=command, exit_code=exit_code).text == red.text
 

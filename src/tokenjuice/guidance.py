@@ -8,26 +8,35 @@ from __future__ import annotations
 
 import os
 
+from tokenjuice.reduction.formatters.file_content import PART_CHARS, WHOLE_CHARS
+
 BEGIN = "<!-- tokenjuice:begin -->"
 END = "<!-- tokenjuice:end -->"
 
-TEXT = """\
+TEXT = f"""\
 ## Command output is reduced by tokenjuice
 
 Shell output you read here has been shortened by tokenjuice: errors, failing tests,
 `file:line` locations, changed diff lines, summary counts and the exit code are
-always kept; repeated and noisy lines are dropped and every drop is counted in a
-marker such as `[… 240 lines omitted (…) · full output: tokenjuice cat 3f2a9c1b7d4e]`.
+always kept; repeated and noisy lines are dropped or folded (`300× WARNING … id=1009–9979
+(lines 898-3000)`), and every gap states the exact raw lines it stands for, such as
+`… 90 lines omitted (lines 120-209) …` and the footer
+`[… 240 of 1,000 lines omitted (…) · full output: tokenjuice cat 3f2a9c1b7d4e]`.
+Lines are numbered as the raw output's own, blank lines included. An output too small
+to be worth reducing comes back exactly as it was.
 
 - Ask for less: run the one failing test (`pytest tests/test_x.py::test_y -q`,
   `cargo test name`, `npx jest path -t name`), use quiet flags (`-q`, `--quiet`,
   `--silent`, `--no-progress`), and bound history (`git log -n 20 --oneline`).
-- Read omitted lines back instead of re-running the command:
-  `tokenjuice cat ID --lines 120-180`, `tokenjuice cat ID --tail 50`,
+- Read omitted lines back instead of re-running the command, with the range a marker
+  states: `tokenjuice cat ID --lines 120-209`, `tokenjuice cat ID --tail 50`,
   `tokenjuice grep ID 'PATTERN' -C 3`.
 - For one command's exact, unreduced output, prefix it with `TOKENJUICE_RAW=1`
   (for example `TOKENJUICE_RAW=1 npm test`).
-- File reads (`cat`, `head`, `tail`, `sed -n`) reach you unchanged.
+- File reads (`cat`, `head`, `tail`, `sed -n`) come back exactly as the file is, whole,
+  up to {WHOLE_CHARS:,} characters; a longer read shows its first and last lines
+  ({PART_CHARS:,} characters in all) and the exact range left out, which
+  `tokenjuice cat ID --lines A-B` (or `sed -n 'A,Bp' FILE`) returns.
 """
 
 

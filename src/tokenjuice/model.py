@@ -220,7 +220,15 @@ class Reduction:
 
     @property
     def lines_omitted(self) -> int:
-        return sum(self.omitted.values())
+        """Raw lines the text does not show (blank ones included, as `tokenjuice cat`
+        numbers lines); `omitted` says by reason which non-blank ones went."""
+        return self.lines_total - self.lines_kept
+
+    @property
+    def verbatim(self) -> bool:
+        """True when `text` is the raw output itself (after an `exit N` line, if any):
+        to be written as it is, without a newline added."""
+        return self.mode in ("raw", "original") and not self.omitted
 
     @property
     def lossy(self) -> bool:

@@ -126,6 +126,7 @@ def run_command(
     tool_name: str = "exec",
     session_id: str | None = None,
     on_chunk: Callable[[int, bytes], None] | None = None,
+    on_tick: Callable[[], None] | None = None,
     env: Mapping[str, str] | None = None,
     stdin_devnull: bool = False,
     merge_stderr: bool = False,
@@ -194,7 +195,7 @@ def run_command(
     timed_out = False
     guard = _GuardedSink(sink)
     try:
-        timed_out = _pump(proc, guard, tee, timeout, t0, send, on_chunk)
+        timed_out = _pump(proc, guard, tee, timeout, t0, send, on_chunk, on_tick)
         rc = proc.wait()
     except BaseException:
         _stop(proc, send)
@@ -468,6 +469,7 @@ def _pump(
     t0: float,
     send: Callable[[int], None],
     on_chunk: Callable[[int, bytes], None] | None,
+    on_tick: Callable[[], None] | None = None,
 ) -> bool:
     import select
 
@@ -486,6 +488,8 @@ def _pump(
     exited_at: float | None = None
     open_streams = len(streams)
     while open_streams:
+        if on_tick is not None:
+            on_tick()
         now = time.monotonic()
         wait = 0.25
         if timeout is not None and not timed_out:

@@ -58,14 +58,15 @@ def _line_cut(data: bytes) -> int:
 class Streamed:
     """What the sample stands for: the spool file and the counts of the whole output."""
 
-    __slots__ = ("diag_kept", "diag_seen", "lost", "missing_lines", "path", "total_bytes", "total_lines")
+    __slots__ = ("diag_kept", "diag_seen", "lost", "missing_lines", "numbers", "path", "total_bytes", "total_lines")
 
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.lost: str | None = None  # why the spool file was given up (then `path` is None)
         self.total_bytes = 0
-        self.total_lines = 0  # non-blank lines, like the reducer counts them
-        self.missing_lines = 0  # non-blank lines not in the sample
+        self.total_lines = 0  # lines as `tokenjuice cat` numbers them (blank ones too)
+        self.missing_lines = 0  # lines not in the sample
+        self.numbers: list[int] = []  # each sample line's number in the whole output
         self.diag_seen = 0
         self.diag_kept = 0
 
@@ -83,11 +84,12 @@ class SpoolSink(Sink):
         self._pending = b""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._head: list[str] = []
+        self._head_numbers: list[int] = []
         self._head_chars = 0
         self._head_done = False
-        self._tail: deque[str] = deque()
+        self._tail: deque[tuple[int, str]] = deque()
         self._tail_chars = 0
-        self._diag: list[str] = []
+        self._diag: list[tuple[int, str]] = []
         self._diag_chars = 0
         self._sample_nonblank = 0
         self._midline = False
@@ -168,7 +170,9 @@ class SpoolSink(Sink):
         # A line longer than a chunk arrives in pieces: count it once.
         continued = self._midline and bool(lines)
         self._midline = not text.endswith("\n")
-        self.streamed.total_lines += sum(1 for ln in lines[1 if continued else 0 :] if ln.strip())
+        # The number of the first line here (a continued line keeps its number).
+        first = self.streamed.total_lines + (0 if continued else 1)
+        self.streamed.total_lines += len(lines) - (1 if continued else 0)
         if not self._head_done:
             take = 0
             for ln in lines:
@@ -176,28 +180,42 @@ class SpoolSink(Sink):
                     self._head_done = True
                     break
                 self._head.append(ln[:MAX_LINE_CHARS])
+                self._head_numbers.append(first + take)
                 self._head_chars += len(ln) + 1
                 take += 1
             lines = lines[take:]
+            first += take
             if not lines:
                 return
         from tokenjuice.reduction import signals
 
         # Lines leaving the tail window are the middle: keep their diagnostic lines.
-        for ln in lines:
-            self._tail.append(ln[:MAX_LINE_CHARS])
-            self._tail_chars += len(ln) + 1
+        # The tail is the last lines within TAIL_CHARS (at least one); only those are
+        # held with their numbers, the lines that pass through go straight to `leaving`.
+        cut, used = len(lines), 0
+        while cut > 0 and used + len(lines[cut - 1]) + 1 <= TAIL_CHARS:
+            cut -= 1
+            used += len(lines[cut]) + 1
+        cut = min(cut, len(lines) - 1)
+        numbers: list[int] = []
         leaving: list[str] = []
-        while self._tail_chars > TAIL_CHARS and len(self._tail) > 1:
-            old = self._tail.popleft()
+        while self._tail and (cut > 0 or self._tail_chars + used > TAIL_CHARS):
+            n, old = self._tail.popleft()
             self._tail_chars -= len(old) + 1
+            numbers.append(n)
             leaving.append(old)
+        pushed = len(leaving)
+        leaving += lines[:cut]
+        for k in range(cut, len(lines)):
+            self._tail.append((first + k, lines[k][:MAX_LINE_CHARS]))
+            self._tail_chars += len(lines[k]) + 1
         if leaving:
             hits = signals.find(leaving, locations=True)
             for i in sorted(hits):
                 self.streamed.diag_seen += 1
                 if len(self._diag) < MAX_DIAG_LINES and self._diag_chars < MAX_DIAG_CHARS:
-                    self._diag.append(leaving[i])
+                    n = numbers[i] if i < pushed else first + i - pushed
+                    self._diag.append((n, leaving[i][:MAX_LINE_CHARS]))
                     self._diag_chars += len(leaving[i]) + 1
 
     def _give_up(self, exc: OSError) -> None:
@@ -227,10 +245,12 @@ class SpoolSink(Sink):
             return super().to_run(**kw)
         self._drain(final=True)
         self._close_file()
-        sample = [*self._head, *self._diag, *self._tail]
+        rest = [*self._diag, *self._tail]
+        sample = [*self._head, *(ln for _, ln in rest)]
         st = self.streamed
+        st.numbers = [*self._head_numbers, *(n for n, _ in rest)]
         st.diag_kept = len(self._diag)
-        st.missing_lines = max(0, st.total_lines - sum(1 for ln in sample if ln.strip()))
+        st.missing_lines = max(0, st.total_lines - len(sample))
         text = "\n".join(sample) + "\n"
         run = ToolRun(combined=text, stdout=text, stderr="", **kw)  # type: ignore[arg-type]
         run.metadata["streamed"] = st

@@ -81,3 +81,28 @@ def test_guidance_and_agents_md(home: Path, tmp_path: Path) -> None:
     assert g.stdout in agents.read_text()
     assert "removed" in tj(home, "uninstall", "agents-md", "--file", str(agents)).stdout
     assert agents.read_text() == "# Notes\n"
+
+
+def test_dry_run_shows_the_change_and_makes_none(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    settings = tmp_path / "claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "model": "opus"\n}\n')
+    before = settings.read_bytes()
+    env = {**__import__("os").environ, "CLAUDE_CONFIG_DIR": str(settings.parent), "HOME": str(tmp_path)}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "tokenjuice", *a], capture_output=True, text=True, env=env)  # noqa: E731
+    dry = run("install", "claude-code", "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "would be installed" in dry.stdout
+    added = [ln for ln in dry.stdout.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    assert any('"PreToolUse"' in ln for ln in added) and any("hook claude-code" in ln for ln in added)
+    removed = [ln[1:].rstrip(",") for ln in dry.stdout.splitlines() if ln.startswith("-") and not ln.startswith("---")]
+    assert all(any(r == a[1:].rstrip(",") for a in added) for r in removed)  # the user's settings stay
+    assert settings.read_bytes() == before
+    assert run("install", "claude-code").returncode == 0
+    undo = run("uninstall", "claude-code", "--dry-run")
+    removed = [ln for ln in undo.stdout.splitlines() if ln.startswith("-") and not ln.startswith("---")]
+    assert any("hook claude-code" in ln for ln in removed)
+    assert "hook claude-code" in settings.read_text()

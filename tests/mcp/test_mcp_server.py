@@ -39,7 +39,9 @@ RAW_LINES = [
 ]
 FAKE_SECRET = "ghp_" + "Zq7" * 12  # matches the github-token detector; not a real token
 # The facts of a result are in its text: the footer of a reduction, the status line of a read.
-FOOTER = re.compile(r"^\[.*?(\d[\d,]*) lines? omitted\b.*· full output: read_output handle=([0-9a-f]{12})\]$")
+FOOTER = re.compile(
+    r"^\[… ([\d,]+)(?: of ([\d,]+))? lines? omitted\b.*· full output: read_output handle=([0-9a-f]{12})\]$"
+)
 STATUS = re.compile(
     r"^\[(?:cut at [\d,]+ characters: )?lines ([\d,]+)-([\d,]+) of ([\d,]+)\b.*· handle ([0-9a-f]{12})\]$"
 )
@@ -90,7 +92,13 @@ def _footer(text: str) -> tuple[int, str]:
     """(lines omitted, handle) from a reduction's last line."""
     m = FOOTER.match(text.splitlines()[-1])
     assert m, f"no footer naming a handle: {text[-300:]!r}"
-    return _num(m.group(1)), m.group(2)
+    return _num(m.group(1)), m.group(3)
+
+
+def _total(text: str) -> int | None:
+    """The total the footer counts the omitted lines of."""
+    m = FOOTER.match(text.splitlines()[-1])
+    return _num(m.group(2)) if m and m.group(2) else None
 
 
 def _status(texts: list[str]) -> tuple[int, int, int, str]:
@@ -158,9 +166,9 @@ def test_run_failing_noisy_command_then_read_back(tmp_path: Path) -> None:
         assert "Error 1" in text
         assert len(text) * 4 < len(raw), f"reduced {len(text)} chars of {len(raw)}"
         omitted, handle = _footer(text)
-        # What is shown plus what the footer counts is every raw line.
-        shown = [line for line in text.splitlines()[1:-1] if not line.startswith("… ")]
-        assert all(line + "\n" in RAW_LINES for line in shown)
+        # The raw lines shown plus what the footer counts is every raw line.
+        assert _total(text) == len(RAW_LINES)
+        shown = [line for line in text.splitlines()[1:-1] if line + "\n" in RAW_LINES]
         assert len(shown) + omitted == len(RAW_LINES)
 
         async def read(**args: Any) -> list[str]:
@@ -263,7 +271,7 @@ def test_read_output_errors_are_tool_errors(tmp_path: Path) -> None:
         # The server survived all of it.
         res = await _call(session, "run", {"command": "echo still here"})
         # Nothing dropped: the output whole, no footer, no handle.
-        assert res.is_error is False and _texts(res) == ["still here"]
+        assert res.is_error is False and _texts(res) == ["still here\n"]
 
     _with_server(tmp_path, body)
 
@@ -312,7 +320,7 @@ def test_reduce_given_text(tmp_path: Path) -> None:
         assert reduced.splitlines()[1:-1] != generic.splitlines()[1:-1]
 
         small = await _call(session, "reduce", {"text": "all good\n"})
-        assert _texts(small) == ["all good"]
+        assert _texts(small) == ["all good\n"]
 
     _with_server(tmp_path, body)
 
@@ -369,7 +377,7 @@ def test_unknown_tool_is_a_protocol_error(tmp_path: Path) -> None:
         with pytest.raises(MCPError, match="unknown tool"):
             await session.call_tool("nope", {})
         res = await _call(session, "reduce", {"text": "x\n", "command": "echo x"})
-        assert _texts(res) == ["x"]  # still serving
+        assert _texts(res) == ["x\n"]  # still serving
 
     _with_server(tmp_path, body)
 

@@ -71,7 +71,9 @@ def test_bad_regex_is_skipped_with_a_warning_not_in_the_text() -> None:
             "/rules/x.json",
         )
     )
-    red = Reducer(rules=rs, store=False, record=False).reduce("noise\nsignal line\n" * 10, command="x")
+    red = Reducer(rules=rs, store=False, record=False, min_saved_tokens=-1).reduce(
+        "noise\nsignal line\n" * 10, command="x"
+    )
     assert "noise" not in red.text.splitlines()
     assert "signal line" in red.text
     assert any("/rules/x.json: rule 't/x': filters.skipPatterns[0]" in w for w in red.warnings), red.warnings
@@ -152,7 +154,9 @@ def test_unknown_formatter_warns_and_applies_the_rule_without_it() -> None:
             "x.json",
         )
     )
-    red = Reducer(rules=rs, store=False, record=False).reduce("drop me\nkeep me\n" * 5, command="x")
+    red = Reducer(rules=rs, store=False, record=False, min_saved_tokens=-1).reduce(
+        "drop me\nkeep me\n" * 5, command="x"
+    )
     assert "drop me" not in red.text
     assert any("unknown formatter 'no-such-thing'" in w for w in red.warnings)
 

@@ -36,7 +36,8 @@ def test_threshold_is_configurable() -> None:
     run = fixture_run(load("generic", "progress-low-density"))
     never = Reducer(user_rules=False, project_rules=False, density_threshold=0.0).reduce_run(run)
     always = Reducer(user_rules=False, project_rules=False, density_threshold=1.01).reduce_run(run)
-    assert never.mode in ("passthrough", "capped")
+    # Passed through, the output comes back as it was (cleaning it saves too little).
+    assert never.mode in ("passthrough", "capped", "original")
     assert always.mode == "generic"
 
 

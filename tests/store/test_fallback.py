@@ -90,6 +90,11 @@ def test_writes_go_to_the_fallback_only_when_the_store_cannot_be_written(tmp_pat
     aid = Store(str(tmp_path / "file" / "state"), fallback=str(spare)).put(b"y\n")
     assert is_private(str(spare))
     assert Store(str(tmp_path / "file" / "state"), fallback=str(spare)).read(aid) == b"y\n"
+    # A spooled output is stored from its file, through a temporary file beside the store.
+    big = tmp_path / "spooled.out"
+    big.write_bytes(b"".join(b"line %d of a huge output\n" % i for i in range(200_000)))
+    aid = Store(str(tmp_path / "file" / "state"), fallback=str(spare)).put_file(str(big))
+    assert Store(str(tmp_path / "file" / "state"), fallback=str(spare)).read(aid) == big.read_bytes()
 
 
 def test_another_users_or_an_open_folder_is_neither_written_nor_read(tmp_path: Path) -> None:

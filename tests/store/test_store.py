@@ -185,9 +185,9 @@ def test_ledger_records_every_reduction(tmp_path: Path) -> None:
     payload = json.dumps(
         {
             "toolName": "exec",
-            "command": "git -C repo status --short",
+            "command": "pytest -q tests",
             "sessionId": "sess-1",
-            "combinedText": load("git-status", "git-status-long")["combined"],
+            "combinedText": load("pytest", "pytest-failures-default")["combined"],
             "exitCode": 0,
         }
     )
@@ -196,10 +196,10 @@ def test_ledger_records_every_reduction(tmp_path: Path) -> None:
     recs = list(ledger.iter_records(str(home / "state" / "ledger")))
     assert len(recs) == 3
     r = recs[0]
-    assert r["sig"] == "git status"
+    assert r["sig"] == "pytest"
     assert "cmd" not in r  # the full command line only when the user opts in
-    assert r["rule"] == "git/status"
-    assert r["family"] == "git-status"
+    assert r["rule"] == "tests/pytest"
+    assert r["family"] == "pytest"
     assert r["session"] == "sess-1"
     assert r["raw_chars"] > r["red_chars"] > 0
     assert r["raw_tok"] > r["red_tok"] > 0
@@ -210,7 +210,7 @@ def test_ledger_records_every_reduction(tmp_path: Path) -> None:
     assert [rec["run"] for rec in recs] == [1, 2, 3]  # numbered in their session
     opted = tj("reduce-json", home=home, stdin=payload.encode(), env={"TOKENJUICE_LEDGER_COMMANDS": "1"})
     assert opted.returncode == 0
-    assert list(ledger.iter_records(str(home / "state" / "ledger")))[-1]["cmd"] == "git -C repo status --short"
+    assert list(ledger.iter_records(str(home / "state" / "ledger")))[-1]["cmd"] == "pytest -q tests"
 
 
 def test_partial_ledger_line_is_skipped(tmp_path: Path) -> None:

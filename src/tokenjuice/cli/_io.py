@@ -90,9 +90,10 @@ def exit_code_arg(value: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer exit code, got {value!r}") from None
 
 
-def write_text(text: str) -> None:
+def write_text(text: str, *, verbatim: bool = False) -> None:
+    """`text` and a final newline; a `verbatim` text (the output itself) exactly as it is."""
     out = sys.stdout
     out.write(text)
-    if text and not text.endswith("\n"):
+    if text and not text.endswith("\n") and not verbatim:
         out.write("\n")
     out.flush()

@@ -48,10 +48,11 @@ class HostStatus:
 class Change:
     """What install/uninstall did to one settings file."""
 
-    def __init__(self, path: str, action: str, backup: str | None = None) -> None:
+    def __init__(self, path: str, action: str, backup: str | None = None, diff: str = "") -> None:
         self.path = path
         self.action = action  # "installed", "updated", "unchanged", "removed", "absent"
         self.backup = backup
+        self.diff = diff  # with dry_run: the change that would be made
 
 
 def tokenjuice_command() -> str:
@@ -122,7 +123,7 @@ class Host:
         _settings.add_hook(data, self.event, self.matcher, wanted)
         self.prepare_settings(data)
         if dry_run:
-            return Change(path, "updated" if before else "installed")
+            return Change(path, "updated" if before else "installed", diff=_settings.diff(path, data))
         backup = _settings.save(path, data, existed=existed)
         return Change(path, "updated" if before else "installed", backup)
 
@@ -149,7 +150,7 @@ class Host:
         if not removed:
             return Change(path, "absent")
         if dry_run:
-            return Change(path, "removed")
+            return Change(path, "removed", diff=_settings.diff(path, data))
         restored = _settings.restore(path, data)
         if restored is not None:
             return Change(path, restored)

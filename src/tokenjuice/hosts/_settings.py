@@ -127,9 +127,29 @@ def _target(path: str) -> str:
     return os.path.realpath(path) if os.path.islink(path) else path
 
 
+def render(data: dict[str, object]) -> str:
+    """The settings as `save` writes them."""
+    import json
+
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def diff(path: str, data: dict[str, object]) -> str:
+    """What writing `data` to `path` would change, as a unified diff."""
+    import difflib
+
+    try:
+        old = _read(_target(path)).decode("utf-8", "replace")
+    except OSError:
+        old = ""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), render(data).splitlines(keepends=True), path, f"{path} (new)"
+    )
+    return "".join(lines)
+
+
 def save(path: str, data: dict[str, object], *, existed: bool, backup: bool = True) -> str | None:
     """Write `data` as indented JSON; return the backup path when an old file was kept."""
-    import json
 
     target = _target(path)
     kept = None
@@ -142,8 +162,7 @@ def save(path: str, data: dict[str, object], *, existed: bool, backup: bool = Tr
             raise SettingsError(f"cannot back up {path}: {exc.strerror or exc}") from None
         if backup:
             kept = _back_up(path, original, mode)
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    _write_atomic(target, text.encode("utf-8"), mode)
+    _write_atomic(target, render(data).encode("utf-8"), mode)
     return kept
 
 

@@ -415,6 +415,12 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
             _account(streamed_weight, fo, out)
             lines, line_weights = fo.lines, fo.weights
             protected = fo.protected
+            if (d.get("transforms") or {}).get("collapseTemplates") and (
+                sum(map(len, lines)) + len(lines) > limit * (max_factor or window.PROTECTED_FACTOR)
+            ):
+                # Only where the lines would not fit even as signal lines: each stays as
+                # it is while they do.
+                lines, line_weights, protected = _collapse_lines(lines, line_weights, protected, out)
             final = fo.final
             essential = fo.essential
             if fo.facts:
@@ -541,6 +547,7 @@ def _finish(
     essential: bool = False,
     show_repeats: bool = True,
     max_factor: int | None = None,
+    markers: bool = False,
 ) -> None:
     budget = ctx.budget
     body, omitted, shortened, kept = collector.finish(
@@ -549,6 +556,7 @@ def _finish(
         tail_bias=ctx.failed,
         protected_factor=max_factor or (window.ESSENTIAL_FACTOR if essential else window.PROTECTED_FACTOR),
         show_repeats=show_repeats,
+        markers=markers,
     )
     out.body = body
     out.drop("middle", omitted)
@@ -686,15 +694,20 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     transforms = d.get("transforms") or {}
     out = Outcome()
     limit = ctx.budget.chars(ctx.chars_per_token)
-    rho = sample_density(ctx.text)
-    raw_lines = ctx.text.count("\n") + (0 if ctx.text.endswith("\n") or not ctx.text else 1)
+    text = ctx.text
+    rho = sample_density(text)
+    raw_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     tags = line_streams(ctx.run, raw_lines)
     dense = rho >= threshold
+    if not dense and len(text) > limit and transforms.get("collapseTemplates", True) is not False:
+        # Repetitive output (lines alike but for their numbers) over the budget: fold it
+        # by template. Dense output (a table of distinct records) keeps its lines.
+        text, tags = _collapse_text(text, tags, out)
     if dense:
         transforms = {**transforms, "dedupeAdjacent": False}
-        if len(ctx.text) <= limit:
+        if len(text) <= limit:
             body: list[str] = []
-            for b in iter_batches(ctx.text, transforms):
+            for b in iter_batches(text, transforms):
                 body.extend(b.text)
                 out.lines_total += sum(b.weights)
             if not any(len(t) > ctx.budget.max_line_chars for t in body):
@@ -722,25 +735,71 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
         tail_chars=tail_chars,
         protected_chars=limit * window.PROTECTED_FACTOR * 2,
     )
-    for batch in iter_batches(ctx.text, transforms, tags):
-        text, weights, btags = batch.text, batch.weights, batch.tags
+    for batch in iter_batches(text, transforms, tags):
+        lines, weights, btags = batch.text, batch.weights, batch.tags
         out.lines_total += sum(weights)
         # Failing run: every diagnostic survives; successful run: errors and warnings.
-        sig = _signals().find(text, locations=ctx.failed)
+        sig = _signals().find(lines, locations=ctx.failed)
         if skip:
-            drop = _hits(skip, text, hints)
+            drop = _hits(skip, lines, hints)
             for i in sig:
                 drop[i] = False  # never skip a signal line on the generic path
             if any(drop):
                 out.drop("noise", sum(compress(weights, drop)))
                 keep_mask = list(map(operator.not_, drop))
-                sig = {j for j, i in enumerate(compress(range(len(text)), keep_mask)) if i in sig}
-                text = list(compress(text, keep_mask))
+                sig = {j for j, i in enumerate(compress(range(len(lines)), keep_mask)) if i in sig}
+                lines = list(compress(lines, keep_mask))
                 weights = list(compress(weights, keep_mask))
                 btags = list(compress(btags, keep_mask)) if btags is not None else None
         if split_streams and btags is not None:
             # Failing run with separate streams: all of stderr, the tail of stdout.
             sig |= set(compress(count(), map(operator.eq, btags, repeat(1))))
-        collector.add_batch(text, weights, sig, head_ok=not split_streams)
-    _finish(collector, ctx, out)
+        # Errors are held apart from the other signal lines: warnings never crowd them out.
+        errors = _signals().find(lines, sorted(sig), locations=False, warnings=False) if ctx.failed and sig else None
+        collector.add_batch(lines, weights, sig, head_ok=not split_streams, urgent=errors)
+    # A failing run with no rule: its failure lines first, all within the budget itself.
+    _finish(collector, ctx, out, max_factor=1 if ctx.failed else None, markers=ctx.failed)
     return out
+
+
+def _collapse_text(text: str, tags: list[int] | None, out: Outcome) -> tuple[str, list[int] | None]:
+    """`text` with lines of one template folded (see `templates`), and its stream tags."""
+    from tokenjuice.reduction import templates
+    from tokenjuice.reduction.audit import raw_keys
+
+    keys = raw_keys(text)
+    col = templates.collapse(keys)
+    if col is None:
+        return text, tags
+    out.drop("repeats", sum(1 for k, kept in zip(keys, col.kept, strict=True) if not kept and k))
+    if tags is not None and len(tags) == len(col.kept):
+        tags = list(compress(tags, col.kept))
+    else:
+        tags = None
+    return "\n".join(col.lines) + "\n", tags
+
+
+def _collapse_lines(
+    lines: list[str], weights: list[int], protected: list[bool] | None, out: Outcome
+) -> tuple[list[str], list[int], list[bool] | None]:
+    """A formatter's lines with lines of one template folded (see `templates`): each
+    folded line weighs and is protected as all it stands for together."""
+    from tokenjuice.reduction import templates
+
+    col = templates.collapse(lines, numbered=False)
+    if col is None:
+        return lines, weights, protected
+    new_w: list[int] = []
+    new_p: list[bool] = []
+    firsts: dict[str, int] = {}
+    shapes = [templates.shape(t) for t in lines]
+    for i, keep in enumerate(col.kept):
+        if keep:
+            firsts.setdefault(shapes[i], len(new_w))
+            new_w.append(weights[i])
+            new_p.append(bool(protected[i]) if protected is not None else False)
+        else:
+            k = firsts[shapes[i]]
+            new_w[k] += weights[i]
+            new_p[k] = new_p[k] or (bool(protected[i]) if protected is not None else False)
+    return col.lines, new_w, new_p if protected is not None else None

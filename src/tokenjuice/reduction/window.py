@@ -16,18 +16,21 @@ from itertools import compress, repeat
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections import deque
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 else:
     # `deque` is `_collections`' own; importing `collections` costs 8 M instructions.
     from _collections import deque
 
 DEFAULT_MAX_CHARS = 12_000
-# Protected (signal) lines may use this multiple of the budget before they are trimmed;
-# essential ones (every commit of a log, every changed line of a diff) far more.
-PROTECTED_FACTOR = 4
-ESSENTIAL_FACTOR = 64
+# No text's body exceeds the budget times this factor, however many signal lines it
+# has (the engine cuts it, and states the ranges cut), unless its rule states a larger
+# `maxFactor` (file reads). Protected and essential lines both may use all of it.
+MAX_FACTOR = 4
+PROTECTED_FACTOR = MAX_FACTOR
+ESSENTIAL_FACTOR = MAX_FACTOR
 DEFAULT_MAX_LINE_CHARS = 2_000
-MARKER_COST = 32
+# What a marker costs, with the raw range the engine adds: `… 1,234 lines omitted (lines 12345-13578) …`.
+MARKER_COST = 44
 _COMPACT_EVERY = 4096
 
 
@@ -116,13 +119,16 @@ class Collector:
         self._tail: deque[_Entry] = deque()
         self._tail_used = 0
         self._prot_first_used = 0
+        self._urgent_used = 0  # error lines held apart from the protected cap
         self._prot_last: deque[_Entry] = deque()
         self._prot_last_used = 0
         self._dead = 0
 
     # ----------------------------------------------------------------- collect
 
-    def add(self, text: str, weight: int, protected: bool = False, *, head_ok: bool = True) -> None:
+    def add(
+        self, text: str, weight: int, protected: bool = False, *, head_ok: bool = True, urgent: bool = False
+    ) -> None:
         index = self.count
         self.count += 1
         self.total_weight += weight
@@ -139,7 +145,9 @@ class Collector:
         if head_ok and self._head_n < self.head:
             self._head_n = self.head  # the head's character budget is spent
         e = self._append(text, weight, protected, index)
-        if protected:
+        if urgent and self._take_urgent(size):
+            pass  # an error line: held whatever the other signal lines use
+        elif protected:
             cap = self.protected_chars
             if cap is None or self._prot_first_used + size <= cap // 2:
                 self._prot_first_used += size
@@ -162,24 +170,33 @@ class Collector:
                 self._kill(old)
 
     def add_batch(
-        self, texts: list[str], weights: list[int], protected: set[int] | None = None, *, head_ok: bool = True
+        self,
+        texts: list[str],
+        weights: list[int],
+        protected: set[int] | None = None,
+        *,
+        head_ok: bool = True,
+        urgent: set[int] | None = None,
     ) -> None:
         """Add many lines at once.
 
         Only lines that can still be shown are added one by one: the rest of the head,
         protected lines, and the lines that will make up the tail; everything in between
         is folded into a gap with a C-level sum, so a long output costs little Python.
+        `urgent` lines (errors, among the protected ones) are held apart from the
+        protected cap, up to a cap of their own, so other signal lines never push them out.
         """
         n = len(texts)
-        prot = protected or set()
+        urg = urgent or set()
+        prot = (protected or set()) | urg
         i = 0
         if head_ok:
             while i < n and self._head_n < self.head:
-                self.add(texts[i], weights[i], i in prot)
+                self.add(texts[i], weights[i], i in prot, urgent=i in urg)
                 i += 1
         if i >= n:
             for j in range(i, n):
-                self.add(texts[j], weights[j], j in prot, head_ok=head_ok)
+                self.add(texts[j], weights[j], j in prot, head_ok=head_ok, urgent=j in urg)
             return
         # Lines from `cut` on may stay in the tail; earlier ones only if protected.
         cut = max(i, n - self.tail)
@@ -199,19 +216,27 @@ class Collector:
                 self._tail_used -= len(old.text) + 1
                 if not old.protected:
                     self._kill(old)
-        for j in self._surviving(sorted(p for p in prot if i <= p < cut), texts):
+        middle = sorted(p for p in prot if i <= p < cut)
+        held = {p for p in middle if p in urg and self._take_urgent(len(texts[p]) + 1)}
+        others = self._surviving([p for p in middle if p not in held], texts)
+        for j in sorted(held.union(others)):
             if j > i:
                 w = sum(weights[i:j])
                 self.pending_gap += w
                 self.total_weight += w
                 self.count += j - i
-            self._add_protected_only(texts[j], weights[j])
+            if j in held:
+                self.count += 1
+                self.total_weight += weights[j]
+                self._append(texts[j], weights[j], True, self.count - 1)
+            else:
+                self._add_protected_only(texts[j], weights[j])
             i = j + 1
         self.pending_gap += sum(weights[i:cut])
         self.count += cut - i
         self.total_weight += sum(weights[i:cut])
         for j in range(cut, n):
-            self.add(texts[j], weights[j], j in prot, head_ok=head_ok)
+            self.add(texts[j], weights[j], j in prot, head_ok=head_ok, urgent=j in urg)
 
     def _surviving(self, idx: list[int], texts: list[str]) -> list[int]:
         """Of protected lines `idx` that the tail will have passed, those that
@@ -248,6 +273,14 @@ class Collector:
                 self._prot_last_used -= len(old.text) + 1
                 self._kill(old)
         return list(compress(idx, alive))
+
+    def _take_urgent(self, size: int) -> bool:
+        """Room for one more error line in its own cap (the protected cap, again)."""
+        cap = self.protected_chars
+        if cap is not None and self._urgent_used + size > cap:
+            return False
+        self._urgent_used += size
+        return True
 
     def _add_protected_only(self, text: str, weight: int) -> None:
         """A protected line that the tail window will have passed by the batch's end."""
@@ -316,16 +349,24 @@ class Collector:
     # ------------------------------------------------------------------ finish
 
     def finish(
-        self, limit: int, max_line: int, *, tail_bias: bool, protected_factor: int, show_repeats: bool = True
+        self,
+        limit: int,
+        max_line: int,
+        *,
+        tail_bias: bool,
+        protected_factor: int,
+        show_repeats: bool = True,
+        markers: bool = False,
     ) -> tuple[list[str], int, int, int]:
-        """Fit the budget and render: (body, raw lines omitted, lines shortened, raw lines kept)."""
+        """Fit the budget and render: (body, raw lines omitted, lines shortened, raw lines
+        kept). `markers`: the markers' cost counts against the signal allowance too."""
         self._compact()
-        self._fit(limit, max_line, tail_bias, protected_factor)
+        self._fit(limit, max_line, tail_bias, protected_factor, markers)
         self._compact()
         shown = ((e.gap, e.text, e.weight) for e in self.entries)
         return _render(shown, self.pending_gap, max_line, show_repeats)
 
-    def _fit(self, limit: int, max_line: int, tail_bias: bool, protected_factor: int) -> None:
+    def _fit(self, limit: int, max_line: int, tail_bias: bool, protected_factor: int, markers: bool) -> None:
         entries = self.entries
         cost = sum(min(len(e.text), max_line) + 1 for e in entries)
         if cost <= limit:
@@ -344,13 +385,47 @@ class Collector:
             cost -= min(len(e.text), max_line) + 1
             gaps = min(gaps + 1, 64)
         hard = limit * protected_factor
-        if cost > hard:
-            prot = sorted((e for e in entries if e.protected and e.alive), key=centrality)
+        # With `markers`, what the markers cost counts against the hard limit too: runs of
+        # dropped lines, and gaps the collector folded while collecting.
+        gap_at = [e.gap > 0 for e in entries] + [self.pending_gap > 0]
+        gaps = _marker_count([e.alive for e in entries], gap_at) if markers else 0
+        if cost + gaps * MARKER_COST > hard:
+            # Errors go last: warnings and locations never crowd them out.
+            is_error = _error_test()
+            prot = sorted(
+                (e for e in entries if e.protected and e.alive), key=lambda e: (is_error(e.text), centrality(e))
+            )
+            at = {id(e): k for k, e in enumerate(entries)}
             for e in prot:
-                if cost <= hard:
+                if cost + gaps * MARKER_COST <= hard:
                     break
                 e.alive = False
                 cost -= min(len(e.text), max_line) + 1
+                if markers:
+                    k = at[id(e)]
+                    left = (k > 0 and not entries[k - 1].alive) or gap_at[k]
+                    right = (not entries[k + 1].alive or gap_at[k + 1]) if k + 1 < len(entries) else gap_at[k + 1]
+                    gaps += 1 - left - right
+
+
+def _marker_count(alive: list[bool], gap_at: list[bool]) -> int:
+    """Markers a body will have: one before each line kept after a dropped run or a
+    folded gap (`gap_at[k]`), and one at the end (`gap_at[-1]`: the gap after the last)."""
+    count, dropped = 0, False
+    for a, g in zip(alive, gap_at, strict=False):
+        if a:
+            count += dropped or g
+            dropped = False
+        else:
+            dropped = True
+    return count + (dropped or gap_at[-1])
+
+
+def _error_test() -> Callable[[str], bool]:
+    """`signals.is_error`, imported when a budget first has to drop signal lines."""
+    from tokenjuice.reduction.signals import is_error
+
+    return is_error
 
 
 def _centrality(i: int, n: int, tail_bias: bool) -> int:
@@ -392,12 +467,16 @@ def finish_all(
                 gaps = min(gaps + 1, 64)
         hard = limit * protected_factor
         if cost > hard:
-            for i in _central_first(n, tail_bias):
-                if cost <= hard:
-                    break
-                if prot[i]:
-                    alive[i] = False
-                    cost -= min(len(texts[i]), max_line) + 1
+            # Errors go last: warnings and locations never crowd them out.
+            is_error = _error_test()
+            errors = [bool(p) and is_error(t) for p, t in zip(prot, texts, strict=True)]
+            for last in (False, True):
+                for i in _central_first(n, tail_bias):
+                    if cost <= hard:
+                        break
+                    if prot[i] and alive[i] and errors[i] == last:
+                        alive[i] = False
+                        cost -= min(len(texts[i]), max_line) + 1
     shown, end_gap = _kept(texts, weights, alive)
     return _render(shown, end_gap, max_line, show_repeats)
 

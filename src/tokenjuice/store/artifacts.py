@@ -52,7 +52,7 @@ DEFAULT_RETENTION_DAYS = 7.0
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 AUTO_PRUNE_EVERY_S = 3600.0
 BUSY_TIMEOUT_MS = 5000
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS artifacts (
@@ -73,7 +73,22 @@ CREATE TABLE IF NOT EXISTS artifacts (
 CREATE INDEX IF NOT EXISTS artifacts_last_used ON artifacts(last_used);
 CREATE INDEX IF NOT EXISTS artifacts_session ON artifacts(session);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS uses (
+    id TEXT NOT NULL,
+    ts REAL NOT NULL,
+    session TEXT,
+    command TEXT,
+    rule TEXT,
+    exit_code INTEGER
+);
+CREATE INDEX IF NOT EXISTS uses_id ON uses(id);
 """
+# Version 1 stores kept one command per output, overwritten by the last: it becomes
+# the output's first recorded use.
+_MIGRATE_1 = (
+    "INSERT INTO uses (id, ts, session, command, rule, exit_code)"
+    " SELECT id, last_used, session, command, rule, exit_code FROM artifacts"
+)
 
 
 def _init(conn: sqlite3.Connection) -> None:
@@ -85,10 +100,13 @@ def _init(conn: sqlite3.Connection) -> None:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version < SCHEMA_VERSION:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            if version == 1:
+                conn.execute(_MIGRATE_1)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
@@ -137,6 +155,7 @@ class ArtifactInfo:
         "session",
         "size",
         "stored",
+        "uses",
     )
 
     def __init__(self, row: sqlite3.Row) -> None:
@@ -151,9 +170,14 @@ class ArtifactInfo:
         self.rule: str | None = row["rule"]
         self.exit_code: int | None = row["exit_code"]
         self.lines: int | None = row["lines"]
+        # Every run that produced these bytes, oldest first (filled by `Store.info`).
+        self.uses: list[dict[str, Any]] = []
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__}
+        out = {k: getattr(self, k) for k in self.__slots__}
+        out["created"], out["last_used"] = _iso(self.created), _iso(self.last_used)
+        out["uses"] = [{**u, "ts": _iso(u["ts"])} for u in self.uses]
+        return out
 
 
 def sha256(data: bytes = b"") -> Any:
@@ -246,20 +270,23 @@ class Store:
         """The connection this thread writes with: the store at `root`, else at `fallback`."""
         if self._conn is not None:
             return self._conn
+        root = self.root
         try:
-            conn = self._open(self.root)
+            conn = self._open(root)
         except StoreError as first:
             if self.fallback is None:
                 raise
+            root = self.fallback
             try:
                 from tokenjuice.store.fallback import make_private
 
-                make_private(self.fallback)
-                conn = self._open(self.fallback)
+                make_private(root)
+                conn = self._open(root)
             except (StoreError, OSError) as exc:
-                raise StoreError(f"{first}; nor at {self.fallback}: {exc}") from None
-            _log.debug(f"{first}; outputs kept in {self.fallback}")
+                raise StoreError(f"{first}; nor at {root}: {exc}") from None
+            _log.debug(f"{first}; outputs kept in {root}")
         self._conn = conn
+        self._local.root = root  # where this thread writes (temporary files too)
         return conn
 
     def _open(self, root: str) -> sqlite3.Connection:
@@ -410,7 +437,7 @@ class Store:
         digest: str,
         size: int,
         body: Callable[[], tuple[str, bytes]],
-        meta: tuple[str | None, str | None, str | None, int | None, int | None],
+        meta: _Meta,
     ) -> str:
         """Refresh artifact `digest`, or insert it with `body()` (codec, stored bytes)."""
         from tokenjuice.store._sqlite import sqlite3
@@ -421,7 +448,7 @@ class Store:
         conn = self.connect()
         try:
             cur = conn.execute(
-                "UPDATE artifacts SET last_used=?, session=coalesce(?, session), command=coalesce(?, command),"
+                "UPDATE artifacts SET last_used=?, session=coalesce(?, session), command=coalesce(command, ?),"
                 " rule=coalesce(?, rule), exit_code=?, lines=coalesce(?, lines) WHERE id=?",
                 (now, session, command, rule, exit_code, lines, aid),
             )
@@ -432,6 +459,7 @@ class Store:
                     " command, rule, exit_code, lines, data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (aid, digest, size, len(stored), codec, now, now, session, command, rule, exit_code, lines, stored),
                 )
+            _record_use(conn, aid, now, meta)
             self._maybe_prune(now)
         except sqlite3.Error as exc:
             raise StoreError(f"could not store the raw output: {exc}") from None
@@ -466,9 +494,10 @@ class Store:
         try:
             cur = conn.execute("UPDATE artifacts SET last_used=? WHERE id=?", (now, aid))
             if cur.rowcount:
+                _record_use(conn, aid, now, (session, command, rule, exit_code, lines))
                 return aid
             comp = zlib.compressobj(LEVEL)
-            with open(path, "rb") as src, tempfile.TemporaryFile(dir=self.root) as tmp:
+            with open(path, "rb") as src, tempfile.TemporaryFile(dir=self._local.root) as tmp:
                 for chunk in iter(lambda: src.read(CHUNK), b""):
                     tmp.write(comp.compress(chunk))
                 tmp.write(comp.flush())
@@ -485,6 +514,7 @@ class Store:
                     with conn.blobopen("artifacts", "data", _rowid(conn, aid)) as blob:
                         for chunk in iter(lambda: tmp.read(CHUNK), b""):
                             blob.write(chunk)
+                    _record_use(conn, aid, now, (session, command, rule, exit_code, lines))
                     conn.execute("COMMIT")
                 except BaseException:
                     conn.execute("ROLLBACK")
@@ -529,7 +559,22 @@ class Store:
 
     def info(self, aid: str) -> ArtifactInfo:
         path, conn = self._holder(aid)
-        return ArtifactInfo(_rows(path, conn, f"SELECT {_INFO_COLUMNS} FROM artifacts WHERE id=?", (aid,))[0])
+        info = ArtifactInfo(_rows(path, conn, f"SELECT {_INFO_COLUMNS} FROM artifacts WHERE id=?", (aid,))[0])
+        info.uses = self.uses(aid)
+        return info
+
+    def uses(self, aid: str) -> list[dict[str, Any]]:
+        """Every run recorded for an output, oldest first (the same bytes from several
+        commands are stored once and used by each)."""
+        try:
+            path, conn = self._holder(aid)
+        except KeyError:
+            return []
+        if _rows(path, conn, "SELECT name FROM sqlite_master WHERE type='table' AND name='uses'", ()):
+            sql = "SELECT ts, session, command, rule, exit_code FROM uses WHERE id=? ORDER BY ts, rowid"
+        else:  # a store of the first layout, not migrated yet (readers never write)
+            sql = "SELECT last_used AS ts, session, command, rule, exit_code FROM artifacts WHERE id=?"
+        return [dict(r) for r in _rows(path, conn, sql, (aid,))]
 
     def iter_bytes(self, aid: str) -> Iterator[bytes]:
         """The artifact's bytes, decompressed in chunks.
@@ -652,6 +697,7 @@ class Store:
                         total -= int(r["stored"])
                         removed += 1
                         freed += int(r["stored"])
+            conn.execute("DELETE FROM uses WHERE id NOT IN (SELECT id FROM artifacts)")
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_prune', ?)", (str(time.time()),))
             conn.execute("COMMIT")
         except BaseException:
@@ -672,7 +718,29 @@ class Store:
             _log.debug(f"auto-prune skipped: {exc}")
 
 
+# (session, command, rule, exit_code, lines) of one run that stored or reused an output.
+_Meta = tuple[str | None, str | None, str | None, int | None, int | None]
 _INFO_COLUMNS = "id, size, stored, codec, created, last_used, session, command, rule, exit_code, lines"
+
+
+def _record_use(
+    conn: sqlite3.Connection,
+    aid: str,
+    now: float,
+    meta: tuple[str | None, str | None, str | None, int | None, int | None],
+) -> None:
+    session, command, rule, exit_code, _ = meta
+    conn.execute(
+        "INSERT INTO uses (id, ts, session, command, rule, exit_code) VALUES (?,?,?,?,?,?)",
+        (aid, now, session, command, rule, exit_code),
+    )
+
+
+def _iso(ts: float) -> str:
+    """Local time with its offset, to the second (`2026-12-02T09:14:03+00:00`)."""
+    import datetime
+
+    return datetime.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
 
 
 def _check(aid: str, digest: str, size: int, got_digest: str, got_size: int) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+from tests.helpers import load, reducer
 from tests.reduction.formatters._lint import UNRELATED, body, reduced, run_formatter, signals
+from tokenjuice.rules.fixtures import fixture_run
 
 
 def test_show_source_excerpts_go_and_statistics_stay() -> None:
@@ -28,7 +30,9 @@ def test_default_and_show_source_keep_the_same_findings() -> None:
 
 def test_silent_success_is_empty() -> None:
     _, red = reduced("flake8", "flake8-clean", "lint/flake8")
-    assert red.text == ""
+    assert red.text == "flake8: no findings"
+    # The engine gives the (empty) output back: the message would only make it longer.
+    assert reducer().reduce_run(fixture_run(load("flake8", "flake8-clean"))).text == ""
 
 
 def test_unrelated_output_is_declined() -> None:

@@ -45,7 +45,7 @@ def test_large_pass_is_the_totals() -> None:
 
 
 def test_not_claimed_without_a_test_run() -> None:
-    from tests.helpers import reducer
+    from tests.helpers import formatting_reducer as reducer
     from tokenjuice.model import ToolRun
 
     out = "[INFO] Scanning for projects...\n[INFO] BUILD SUCCESS\n"

@@ -43,7 +43,8 @@ def test_reports_and_colour_do_not_change_the_messages() -> None:
 def test_clean_run_is_just_the_score() -> None:
     _, red = reduced("pylint", "pylint-clean", "lint/pylint")
     assert red.text.startswith("Your code has been rated at 10.00/10")
-    assert "omitted" not in red.text
+    # The rule lines that went are stated by range.
+    assert red.text.splitlines()[1].startswith("[… ") and "lines 1-2" in red.text
 
 
 def test_unrelated_output_is_declined() -> None:

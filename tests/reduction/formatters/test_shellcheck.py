@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+from tests.helpers import reducer
 from tests.reduction.formatters._lint import UNRELATED, body, reduced, run_formatter, signals
+from tokenjuice.rules.fixtures import fixture_run
 
 FINDING_RE = re.compile(r"^(\S+:\d+:\d+): SC\d{4} \((?:error|warning|info|style)\): ")
 
@@ -30,9 +32,9 @@ def test_tab_indented_source_gets_the_drawn_column() -> None:
 
 
 def test_gcc_format_and_unrelated_output_are_left_alone() -> None:
-    fx, red = reduced("shellcheck", "shellcheck-gcc", "lint/shellcheck")
-    raw = [line for line in fx["combined"].splitlines() if line]
-    assert body(red) == raw
+    fx, _ = reduced("shellcheck", "shellcheck-gcc", "lint/shellcheck")
+    red = reducer().reduce_run(fixture_run(fx))
+    assert red.text == f"exit {fx['exitCode']}\n" + fx["combined"]
     assert run_formatter("shellcheck", UNRELATED) is None
 
 

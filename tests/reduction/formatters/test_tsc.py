@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+from tests.helpers import reducer
 from tests.reduction.formatters._build import UNRELATED, accounted, raw, reduced, run_formatter
+from tokenjuice.rules.fixtures import fixture_run
 
 IDS = ["tsc-errors", "tsc-errors-pretty-color", "tsc-noemit-errors", "tsc-large-pretty", "tsc-build-verbose-success"]
 
@@ -34,9 +36,9 @@ def test_pretty_output_folds_to_one_line_per_error() -> None:
 
 
 def test_plain_output_is_left_as_it_is() -> None:
-    fx, red = reduced("tsc", "tsc-errors", "build/tsc")
-    body = red.text.split("\n", 1)[1]
-    assert body.strip() == raw(fx).strip()
+    fx, _ = reduced("tsc", "tsc-errors", "build/tsc")
+    red = reducer().reduce_run(fixture_run(fx))
+    assert red.text == f"exit {fx['exitCode']}\n" + raw(fx)
 
 
 def test_large_pretty_run_groups_repeated_errors() -> None:

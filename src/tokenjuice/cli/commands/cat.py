@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tokenjuice._humanize import plural
 from tokenjuice.cli.main import UserError
 
 
@@ -38,7 +39,7 @@ def open_artifact(ident: str) -> tuple[object, str]:
     try:
         return store, store.resolve(ident)
     except KeyError as exc:
-        raise UserError(str(exc).strip("'\"")) from None
+        raise UserError(str(exc.args[0]) if exc.args else f"no artifact {ident!r}") from None
     except StoreError as exc:
         raise UserError(str(exc)) from None
 
@@ -59,12 +60,20 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(json.dumps(store.info(aid).to_dict(), indent=2) + "\n")
             return 0
         out = sys.stdout.buffer
+        info = store.info(aid)
+        if args.lines and info.lines is not None and start > max(info.lines, 1):
+            raise UserError(f"output {aid} has {plural(info.lines, 'line')}; --lines {args.lines} is past its end")
         chunks = store.iter_bytes(aid)
         if args.lines or args.head is not None or args.tail is not None:
             chunks = select_lines(chunks, start=start, end=end, head=args.head, tail=args.tail)
         # The bytes are checked before the first chunk: a damaged output prints nothing.
+        wrote = False
         for chunk in chunks:
             out.write(chunk)
+            wrote = wrote or bool(chunk)
+        if args.lines and not wrote:
+            total = sum(c.count(b"\n") for c in store.iter_bytes(aid))
+            raise UserError(f"output {aid} has {plural(total, 'line')}; --lines {args.lines} is past its end")
     except StoreError as exc:
         raise UserError(str(exc)) from None
     out.flush()

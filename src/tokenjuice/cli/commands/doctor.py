@@ -6,6 +6,9 @@ import argparse
 import os
 import sys
 
+from tokenjuice._humanize import plural
+from tokenjuice._humanize import size as human_size
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
@@ -77,6 +80,8 @@ def _store(problems: list[str]) -> dict[str, object]:
         info.update(
             {
                 "artifacts": count,
+                "raw_bytes": raw,
+                "disk_bytes": stored,
                 "raw_mb": round(raw / 1048576, 2),
                 "disk_mb": round(stored / 1048576, 2),
                 "check": store.check(),
@@ -117,10 +122,10 @@ def _orphans(problems: list[str]) -> dict[str, object]:
     size = sum(o.size for o in found)
     if found:
         problems.append(
-            f"{len(found)} orphaned spool file{'s' if len(found) != 1 else ''} ({size / 1048576:.1f} MB) left by"
+            f"{plural(len(found), 'orphaned spool file')} ({human_size(size)}) left by"
             f" a wrap that was killed, in {os.path.dirname(found[0].path)}; `tokenjuice prune` removes them"
         )
-    return {"files": [o.path for o in found], "mb": round(size / 1048576, 2)}
+    return {"files": [o.path for o in found], "mb": round(size / 1048576, 2), "bytes": size}
 
 
 def _ledger() -> dict[str, object]:
@@ -203,8 +208,9 @@ def _print(report: dict[str, object]) -> None:
         if "error" in store:
             w(f"  unavailable: {store['error']}\n")
         else:
-            w(f"  {store.get('artifacts', 0)} outputs, {store.get('raw_mb', 0)} MB raw, ")
-            w(f"{store.get('disk_mb', 0)} MB on disk, check {store.get('check')}; ")
+            raw, disk, count = (int(str(store.get(k, 0))) for k in ("raw_bytes", "disk_bytes", "artifacts"))
+            w(f"  {plural(count, 'output')}, {human_size(raw)} raw, ")
+            w(f"{human_size(disk)} on disk, check {store.get('check')}; ")
             w(f"keeps {store['retention_days']:g} days, at most {store['max_mb']} MB\n")
             damaged = store.get("damaged")
             if isinstance(damaged, list) and damaged:
@@ -213,7 +219,7 @@ def _print(report: dict[str, object]) -> None:
         if isinstance(orphans, dict) and orphans.get("files"):
             files = orphans["files"]
             assert isinstance(files, list)
-            w(f"  orphaned spool files: {len(files)} ({orphans['mb']} MB)\n")
+            w(f"  orphaned spool files: {len(files)} ({human_size(int(orphans.get('bytes', 0)))})\n")
         if store.get("disabled"):
             w(f"  disabled by {store['disabled']}\n")
     ledger = report.get("ledger")

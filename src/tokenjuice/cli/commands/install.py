@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     verb = {"installed": "installed", "updated": "updated", "unchanged": "already installed"}[change.action]
     prefix = "would be " if args.dry_run and change.action != "unchanged" else ""
     sys.stdout.write(f"{host.title} hook {prefix}{verb}: {change.path}\n")
+    if change.diff:
+        sys.stdout.write(change.diff if change.diff.endswith("\n") else change.diff + "\n")
     if change.backup:
         sys.stdout.write(f"  previous settings kept in {change.backup}\n")
     if change.action != "unchanged" and not args.dry_run and host.after_install:

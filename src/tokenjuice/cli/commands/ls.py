@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from tokenjuice._humanize import plural, size
 from tokenjuice.cli.main import UserError
 
 
@@ -29,10 +30,14 @@ def run(args: argparse.Namespace) -> int:
     # Commands are masked before they are stored; masked again here for rows an older
     # version stored as given.
     redactor = default_redactor()
-    if redactor is not None:
-        for r in rows:
+    for r in rows:
+        r.uses = store.uses(r.id)
+        if redactor is not None:
             if r.command:
                 r.command = redactor.redact(r.command)[0]
+            for use in r.uses:
+                if use.get("command"):
+                    use["command"] = redactor.redact(str(use["command"]))[0]
     if args.json:
         import json
 
@@ -45,18 +50,13 @@ def run(args: argparse.Namespace) -> int:
     w(f"{'id':12}  {'used':16}  {'size':>9}  {'exit':>4}  {'rule':24}  command\n")
     for r in rows:
         used = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.last_used))
-        cmd = (r.command or "").replace("\n", " ")
+        cmd = (r.command or "").replace("\n", " ")[:60]
+        others = len({u.get("command") for u in r.uses} - {r.command})
+        if others:
+            cmd += f" (and {plural(others, 'other command')}: tokenjuice cat {r.id} --info)"
         w(
-            f"{r.id:12}  {used:16}  {_size(r.size):>9}  {'' if r.exit_code is None else r.exit_code:>4}  "
-            f"{(r.rule or '-')[:24]:24}  {cmd[:60]}\n"
+            f"{r.id:12}  {used:16}  {size(r.size):>9}  {'' if r.exit_code is None else r.exit_code:>4}  "
+            f"{(r.rule or '-')[:24]:24}  {cmd}\n"
         )
-    w(f"{count} stored outputs, {_size(raw)} raw, {_size(stored)} on disk — read one with: tokenjuice cat ID\n")
+    w(f"{plural(count, 'stored output')}, {size(raw)} raw, {size(stored)} on disk — read one with: tokenjuice cat ID\n")
     return 0
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return f"{n} B"

@@ -49,5 +49,5 @@ def run(args: argparse.Namespace) -> int:
 
         _io.write_text(json.dumps(red.to_dict(), ensure_ascii=False))
     else:
-        _io.write_text(red.text)
+        _io.write_text(red.text, verbatim=red.verbatim)
     return 0

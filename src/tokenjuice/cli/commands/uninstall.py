@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         "deleted": "removed; the settings file held nothing else and was deleted",
     }[change.action]
     sys.stdout.write(f"{host.title} hook {'would be removed' if args.dry_run else what}: {change.path}\n")
+    if change.diff:
+        sys.stdout.write(change.diff if change.diff.endswith("\n") else change.diff + "\n")
     if change.backup:
         sys.stdout.write(f"  previous settings kept in {change.backup}\n")
     return 0

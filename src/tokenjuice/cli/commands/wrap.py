@@ -69,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     # Past a few MB the output is spooled to disk (secrets replaced on the way) and
     # only a sample stays in memory, so any size of output runs in bounded memory.
     sink = SpoolSink(redact=_byte_redactor(reducer))
+    from tokenjuice.cli import _progress
+
+    progress = _progress.Progress() if _progress.wanted(args.tee) else None
     try:
         captured = run_command(
             cmd,
@@ -79,22 +82,29 @@ def run(args: argparse.Namespace) -> int:
             tool_name=args.tool_name,
             session_id=session,
             sink=sink,
+            on_chunk=progress.chunk if progress else None,
+            on_tick=progress.tick if progress else None,
             # One pipe, as the agent's own shell tool has it: `tokenjuice cat` gives the
             # bytes in the order they were written, an error line where it was printed.
             merge_stderr=True,
         )
+        if progress:
+            progress.clear()  # before anything else is printed
         run_ = captured.run
         if run_.cwd is None:
             run_.cwd = os.getcwd()
         # TOKENJUICE_RAW=1 is how an agent asks for one command's raw output.
         raw = args.raw or os.environ.get("TOKENJUICE_RAW", "").strip().lower() not in ("", "0", "false", "no", "off")
         try:
-            text = reducer.reduce_run(run_, bypass=raw).text
+            red = reducer.reduce_run(run_, bypass=raw)
+            text, verbatim = red.text, red.verbatim
         except Exception as exc:  # noqa: BLE001 - fail open: the command ran, its output goes out
-            text = _unreduced(run_, exc)
+            text, verbatim = _unreduced(run_, exc), False
     finally:
+        if progress:
+            progress.clear()
         sink.discard()
-    _io.write_text(text)
+    _io.write_text(text, verbatim=verbatim)
     sys.stdout.flush()
     return captured.exit_code
 

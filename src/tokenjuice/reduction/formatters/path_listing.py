@@ -15,7 +15,7 @@ shows: its modes and owners (those held by three entries or fewer with the entri
 the five largest files and where links point:
 
     modes: -rw-r--r-- 50 · lrwxrwxrwx config.yaml current · -rw------- signing.key
-    largest: index.parquet 179200 · snapshot.tar 46080 · …
+    largest: index.parquet 179200 (175.0 KB) · snapshot.tar 46080 (45.0 KB) · …
     links: config.yaml -> /srv/shared/config.yaml · current -> releases/v2.4.1
 
 Errors (`Permission denied`, `No such file or directory`, tree's `[error opening
@@ -31,6 +31,7 @@ from __future__ import annotations
 from itertools import compress, repeat
 
 from tokenjuice import _re as re
+from tokenjuice._humanize import plural, size
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 from tokenjuice.reduction.linematch import containing
@@ -254,11 +255,16 @@ class _Long:
     def lines(self) -> list[str]:
         out = [_counted("modes", self.modes), _counted("owners", self.owners)]
         if self.top:
-            out.append("largest: " + " · ".join(f"{p} {s}" for _, s, p in self.top))
+            out.append("largest: " + " · ".join(f"{p} {_shown(n, s)}" for n, s, p in self.top))
         if self.links:
             more = f" · … {self.n_links - len(self.links):,} more" if self.n_links > len(self.links) else ""
             out.append("links: " + " · ".join(self.links) + more)
         return out
+
+
+def _shown(n: float, printed: str) -> str:
+    """A size as the tool printed it; bytes past 10 KB also in units, for reading."""
+    return f"{printed} ({size(n)})" if printed.isdigit() and n >= 10 * 1024 else printed
 
 
 def _counted(label: str, table: dict[str, list[Any]]) -> str:
@@ -428,7 +434,7 @@ class _Tree:
             if not names:
                 if not d.w:
                     continue
-                text = f"{_label(d.path)} ({len(d.dirs)} subdirectories)"
+                text = f"{_label(d.path)} ({plural(len(d.dirs), 'subdirectory', 'subdirectories')})"
                 out.append((text, w))
                 used += len(text) + 1
                 continue
@@ -463,7 +469,7 @@ class _Tree:
                 if not d.files and not (d.w or any(leaf.w for leaf in leaves)):
                     continue
                 if not d.files:
-                    out.append((f"{_label(d.path)} ({len(d.dirs)} subdirectories)", w))
+                    out.append((f"{_label(d.path)} ({plural(len(d.dirs), 'subdirectory', 'subdirectories')})", w))
                     continue
                 out.append((f"{_label(d.path)} ({_files_text(d.files, d.ext)}", w))
                 continue

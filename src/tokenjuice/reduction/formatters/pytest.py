@@ -2,8 +2,10 @@
 
 Handles the default, `-q`, `-v` and `-rA` layouts. Progress dots and PASSED lines go;
 each failure keeps its header, the failing source lines (`>`), its `E` lines and its
-`path:line: Error` locations; captured output keeps its head and tail; the short test
-summary keeps FAILED/ERROR/XPASS lines; the final counts become the facts line.
+locations (the test's own frame `tests/test_x.py:29:` as well as the innermost
+`path:line: Error`); captured output keeps its head and tail; the short test summary
+keeps FAILED/ERROR/XPASS lines (not the message details `-vv` repeats there); the final
+counts become the facts line.
 Decorations (`===== X =====`) shrink to `== X ==`.
 """
 
@@ -42,7 +44,8 @@ HEADER_PREFIXES = (
     "Test order",
 )
 TEST_HEADER_RE = re.compile(r"^_{3,} (.+?) _{3,}$")
-LOCATION_RE = re.compile(r"^[^\s:][^:]*:\d+: ")
+# `path:line: Error`, and a frame's own `tests/test_x.py:29:` (its trailing space trimmed).
+LOCATION_RE = re.compile(r"^[^\s:][^:]*:\d+:(?: |$)")
 CAPTURED_RE = re.compile(r"^-{3,} (.+?) -{3,}$")
 BANG_RE = re.compile(r"^!{3,} (.+?) !{3,}$")
 WARNING_KEEP_RE = re.compile(r":\d+: \w*Warning\b|^\S+::\S")
@@ -58,6 +61,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     section: str | None = None
     captured: list[int] = []
     saw_pytest = False
+    saw_failures = False
 
     def flush_captured() -> None:
         if len(captured) <= CAPTURED_HEAD + CAPTURED_TAIL:
@@ -88,6 +92,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             low = title.lower()
             if low in ("failures", "errors"):
                 section = "failures"
+                saw_failures = True
             elif low == "short test summary info":
                 section = "short"
             elif low == "warnings summary":
@@ -179,6 +184,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if section == "short":
             if line.startswith(("PASSED ", "SKIPPED ", "XFAIL ")):
                 b.drop(i, "passed")
+            elif saw_failures and (not line.strip() or line[:1].isspace()):
+                # -vv repeats each failure's message (an assertion diff) here: kept once, above.
+                b.drop(i, "summary details (shown above)")
             else:
                 b.keep(i, protect=line.startswith(("FAILED", "ERROR", "XPASS")))
             continue
