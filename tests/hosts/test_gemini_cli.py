@@ -288,3 +288,22 @@ def test_doctor_sample_is_rewritten_in_a_fresh_folder(tmp_path: Path) -> None:
     fresh.mkdir()
     out = HOST.handle(HOST.sample_payload(HOST.sample_command, str(fresh)))
     assert out is not None and HOST.rewritten_command(out) is not None
+
+
+def test_folder_trust_is_off_only_where_gemini_reads_it(
+    host_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inner = tmp_path / "inner"
+    (inner / ".gemini").mkdir(parents=True)
+    trust(host_home, {})
+    off = {"security": {"folderTrust": {"enabled": False}}}
+    # A project cannot turn it off for itself.
+    (inner / ".gemini" / "settings.json").write_text(json.dumps(off))
+    assert rewritten(GIT_LOG, inner) is None
+    # The user can; the system settings override the user's.
+    settings(host_home, off)
+    assert rewritten(GIT_LOG, inner) is not None
+    system = tmp_path / "system.json"
+    system.write_text(json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(system))
+    assert rewritten(GIT_LOG, inner) is None

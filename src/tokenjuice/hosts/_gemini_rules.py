@@ -132,6 +132,8 @@ class Rules:
         self.patterns: list[tuple[str, Pattern[str]]] = []
         self.everything: str | None = None
         self.settings: list[dict[str, object]] = []  # system defaults, user, workspace…, system
+        # security.folderTrust.enabled as Gemini CLI merges it (None: not set anywhere).
+        self.folder_trust: bool | None = None
 
     def add(self, where: str, pattern: object) -> None:
         """A rule's pattern; one this module cannot read as Gemini CLI does counts as
@@ -187,6 +189,10 @@ def _load(rules: Rules, cwd: str | None, env: Mapping[str, str]) -> None:
         if isinstance(data, dict):
             rules.settings.append(data)
             _settings_rules(rules, data, path)
+            # A project cannot turn folder trust off: the system settings win, then the user's.
+            enabled = _folder_trust(data)
+            if enabled is not None and path in (defaults, os.path.join(home, "settings.json"), system):
+                rules.folder_trust = enabled
     policy_paths = [os.path.join(home, "policies"), os.path.join(system_dir, "policies")]
     policy_paths += [os.path.join(w, "policies") for w in workspaces]
     extensions = os.path.join(home, "extensions")
@@ -244,6 +250,13 @@ def _settings_rules(rules: Rules, data: dict[str, object], path: str) -> None:
     security = data.get("security")
     if isinstance(security, dict) and security.get("enableConseca") is True:
         rules.everything = f"{path} turns on Conseca, which judges every tool call"
+
+
+def _folder_trust(data: dict[str, object]) -> bool | None:
+    security = data.get("security")
+    folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
+    enabled = folder_trust.get("enabled") if isinstance(folder_trust, dict) else None
+    return enabled if isinstance(enabled, bool) else None
 
 
 def _entries(rules: Rules, entries: object, where: str, *, core: bool) -> None:
@@ -476,13 +489,7 @@ def trusted(cwd: str | None, rules: Rules, env: Mapping[str, str] | None = None)
         return False
     if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
         return True
-    enabled = True
-    for data in rules.settings:
-        security = data.get("security")
-        folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
-        if isinstance(folder_trust, dict) and isinstance(folder_trust.get("enabled"), bool):
-            enabled = enabled and folder_trust["enabled"]
-    if not enabled:
+    if rules.folder_trust is False:
         return True
     if any(name.startswith("GEMINI_CLI_IDE_") for name in env) or not cwd:
         return False  # a connected IDE's answer comes first and cannot be read here
