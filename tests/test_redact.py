@@ -456,3 +456,18 @@ def test_wrap_past_8_mb_with_one_invalid_byte_keeps_output_and_exit_code(tmp_pat
     stored = subprocess.run([sys.executable, "-m", "tokenjuice", "cat", aid], capture_output=True, check=True).stdout
     assert b"bad \xff byte\nexport TOKEN=[REDACTED:github-token]\n" in stored
     assert stored.count(b"compiling module") == 300000
+
+
+def test_a_users_catastrophic_extra_pattern_is_bounded_and_never_leaks() -> None:
+    import time
+
+    from tokenjuice.redact import Redactor
+
+    r = Redactor(extra_patterns=[r"(a|aa)+$", r"corp-[0-9a-f]{12}"])
+    text = "\n".join(["a" * 40 + "!"] * 50 + ["token corp-0123456789ab here", "plain line"])
+    t0 = time.monotonic()
+    out, counts = r.redact(text)
+    assert time.monotonic() - t0 < 10
+    assert "corp-0123456789ab" not in out  # the safe pattern still ran
+    assert "a" * 40 + "!" not in out  # lines the risky one could not finish are masked, not shown unscanned
+    assert counts.get("custom", 0) >= 1

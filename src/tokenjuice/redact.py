@@ -25,7 +25,6 @@ Configuration (`$XDG_CONFIG_HOME/tokenjuice/config.toml`):
 from __future__ import annotations
 
 from tokenjuice import _log
-from tokenjuice import _re as re
 from tokenjuice.detectors import REGISTRY, Detector, Span, load
 
 TYPE_CHECKING = False
@@ -177,11 +176,13 @@ class Redactor:
         self._detectors: list[Detector | None] = [None] * len(REGISTRY)
         self._triggers: _Triggers | None = None
         self._route: list[list[int]] = []
-        self._extra: list[re.Pattern[str]] = []
+        self._extra: list[_Extra] = []
         for p in extra_patterns:
+            from tokenjuice.patterns import PatternError
+
             try:
-                self._extra.append(re.compile(p))
-            except re.error as exc:
+                self._extra.append(_Extra(p))
+            except PatternError as exc:
                 _log.warn(f"redaction: extra pattern {p!r} is not a valid regex ({exc}); skipped")
 
     # ------------------------------------------------------------------ text
@@ -217,9 +218,8 @@ class Redactor:
             det.find(text, hits[d], out)  # ascending: the scan's order
             found += [(s, e, kind, counted, d) for s, e, kind, counted in out]
         last = len(REGISTRY)
-        for rx in self._extra:
-            for m in rx.finditer(text):
-                found += [(s, e, CUSTOM, i == 0, last) for i, (s, e) in enumerate(_lines(text, *m.span()))]
+        for extra in self._extra:
+            found += [(s, e, CUSTOM, counted, last) for s, e, counted in extra.spans(text)]
         return self._merge(text, found)
 
     def _scanner(self) -> _Triggers:
@@ -335,6 +335,57 @@ class Redactor:
 
 
 _BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+
+
+# A user's pattern that cannot be proven free of catastrophic backtracking runs line by
+# line with a time bound: a line it cannot finish is masked whole, and once its time for
+# one text is spent, every line after it too (unscanned is never shown).
+EXTRA_LINE_S = 0.1
+EXTRA_TEXT_S = 1.0
+
+
+class _Extra:
+    """One `extra_patterns` entry of config.toml (user-supplied: bounded unless proven safe)."""
+
+    def __init__(self, pattern: str) -> None:
+        from tokenjuice.patterns import PatternSpec
+
+        spec = PatternSpec(pattern, "", "config.toml [redaction] extra_patterns")
+        self.rx: Any = spec.compile()
+        self.guarded = bool(spec.risky)
+        self.source = pattern
+
+    def spans(self, text: str) -> list[tuple[int, int, bool]]:
+        """(start, end, counted) of each match, never across a line break."""
+        out: list[tuple[int, int, bool]] = []
+        if not self.guarded:
+            for m in self.rx.finditer(text):
+                out += [(s, e, i == 0) for i, (s, e) in enumerate(_lines(text, *m.span()))]
+            return out
+        import time
+
+        left = EXTRA_TEXT_S
+        start = 0
+        for line in text.split("\n"):
+            end = start + len(line)
+            t0 = time.perf_counter()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                for m in self.rx.finditer(line, timeout=min(EXTRA_LINE_S, left)):
+                    if m.end() > m.start():
+                        out.append((start + m.start(), start + m.end(), True))
+            except TimeoutError:
+                if left > 0:
+                    _log.warn(
+                        f"redaction: extra pattern {self.source[:60]!r} ran too long; masking the lines it cannot scan",
+                        key=f"redact-extra-timeout:{self.source}",
+                    )
+                if end > start:
+                    out.append((start, end, True))
+            left -= time.perf_counter() - t0
+            start = end + 1
+        return out
 
 
 def _lines(text: str, s: int, e: int) -> list[tuple[int, int]]:

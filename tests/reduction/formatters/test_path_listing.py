@@ -155,3 +155,19 @@ def test_tree_line_pattern_reads_indents_as_four_character_levels(line: str) -> 
     want = spelled.match(line)
     got = path_listing.TREE_RE.match(line)
     assert (got and got.groups()) == (want and want.groups())
+
+
+def test_a_long_listing_of_directories_names_them(tmp_path: Path) -> None:
+    """`ls -la` of a package folder: its subdirectories are entries as much as its files."""
+    import subprocess
+
+    import tokenjuice
+
+    for i in range(58):
+        (tmp_path / f"package_{i:02d}-1.{i}.0.dist-info").mkdir()
+    for i in range(10):
+        (tmp_path / f"module_{i}.py").write_text("x\n")
+    listing = subprocess.run(["ls", "-la", str(tmp_path)], capture_output=True, text=True, check=True).stdout
+    red = tokenjuice.reduce(listing, command=f"ls -la {tmp_path}")
+    names = [p.name for p in tmp_path.iterdir()]
+    assert all(n in red.text for n in names), red.text

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 
 SMALL_LINES = 40
 SMALL_CHARS = 2500
-TARGET_CHARS = 3000
-TARGET_RATIO = 0.25
+TARGET_CHARS = 9000
+TARGET_RATIO = 0.5
 INLINE_NAMES = 6
 WRAP_CHARS = 200
 TOP_EXTENSIONS = 4
@@ -471,7 +471,13 @@ class _Tree:
                 if not d.files:
                     out.append((f"{_label(d.path)} ({plural(len(d.dirs), 'subdirectory', 'subdirectories')})", w))
                     continue
-                out.append((f"{_label(d.path)} ({_files_text(d.files, d.ext)}", w))
+                text = f"{_label(d.path)} ({_files_text(d.files, d.ext)}"
+                if leaves:  # directories listed as entries are entries too
+                    names = [leaf.name() for leaf in leaves]
+                    shown = " ".join(names) if len(names) <= INLINE_NAMES else f"{len(names):,}"
+                    text += f" + {plural(len(names), 'subdirectory', 'subdirectories')}"
+                    text += f": {shown}" if len(names) <= INLINE_NAMES else ""
+                out.append((text, w))
                 continue
             n_files, w, n_sub, ext = self.below(d)
             text = f"{_label(d.path)} ({n_files:,} in {n_sub} subdirector{'y' if n_sub == 1 else 'ies'}"
