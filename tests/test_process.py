@@ -206,3 +206,35 @@ def test_an_error_while_reading_stops_and_reaps_the_child(tmp_path: Path) -> Non
     pid = int(pidfile.read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed and reaped: not even a zombie is left
+
+
+# Bulk to stdout, one line to stderr, bulk again: all of it written before a reader of
+# two pipes wakes up, which then cannot tell where the stderr line went.
+_BURST = (
+    "import os\n"
+    "os.write(1, b''.join(b'compiling %d ... ok\\n' % i for i in range(6000)))\n"
+    "os.write(2, b'src/net.c:42:7: error: unknown type name\\n')\n"
+    "os.write(1, b''.join(b'linking %d ... ok\\n' % i for i in range(6000)))\n"
+    "raise SystemExit(2)\n"
+)
+
+
+def test_merged_stderr_keeps_the_write_order_both_ways(start: str) -> None:
+    one_pipe = subprocess.run([sys.executable, "-c", _BURST], stdout=subprocess.PIPE, stderr=subprocess.STDOUT).stdout
+    cap = run_command([sys.executable, "-c", _BURST], merge_stderr=True)
+    assert cap.exit_code == 2
+    assert cap.run.raw_bytes == one_pipe
+    assert cap.run.combined == one_pipe.decode()
+    assert cap.run.stderr == ""
+
+
+def test_wrap_keeps_the_bytes_in_the_order_they_were_written(tmp_path: Path) -> None:
+    env = {**os.environ, "TOKENJUICE_HOME": str(tmp_path / "home")}
+    tj = [sys.executable, "-m", "tokenjuice"]
+    wrapped = subprocess.run([*tj, "wrap", "--", sys.executable, "-c", _BURST], capture_output=True, env=env)
+    assert wrapped.returncode == 2
+    handle = wrapped.stdout.decode().rstrip().rsplit(" ", 1)[1].rstrip("]")
+    back = subprocess.run([*tj, "cat", handle], capture_output=True, env=env)
+    one_pipe = subprocess.run([sys.executable, "-c", _BURST], stdout=subprocess.PIPE, stderr=subprocess.STDOUT).stdout
+    assert back.stdout == one_pipe
+    assert one_pipe.splitlines().index(b"src/net.c:42:7: error: unknown type name") == 6000

@@ -79,7 +79,12 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     (proj / "Makefile").write_text("all:\n\t@for i in $$(seq 1 50); do echo building $$i; done\n")
     (proj / "payload.json").write_text(
         '{"toolName": "exec", "command": "pytest -q", "exitCode": 1, '
-        '"combinedText": "' + "".join(f"tests/test_x.py::test_{i} PASSED\\n" for i in range(400)) + '"}'
+        '"combinedText": "'
+        + "".join(f"tests/test_x.py::test_{i} PASSED\\n" for i in range(400))
+        # A failing run with its failure: reduced, and stored for the read-back lines after it.
+        + "tests/test_x.py::test_broken FAILED\\nE   AssertionError: arithmetic error\\n"
+        + "=== 1 failed, 400 passed in 0.52s ===\\n"
+        + '"}'
     )
     env = {
         **os.environ,

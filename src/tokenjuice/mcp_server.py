@@ -1,7 +1,9 @@
 """tokenjuice as an MCP server over stdio: tools `run`, `read_output` and `reduce`.
 
-Built on the official `mcp` SDK's low-level `Server`, so the input and output schemas
-the model sees are exactly the ones written here. Needs the `mcp` extra
+Built on the official `mcp` SDK's low-level `Server`, so the input schemas the model
+sees are exactly the ones written here. The tools declare no output schema and return
+text only (see `Reply`), which the MCP specification allows: an output schema is
+optional, and only a tool that declares one must return structured content. Needs the `mcp` extra
 (`pip install 'tokenjuice[mcp]'`); nothing else in tokenjuice imports this module.
 
 Tool calls run in worker threads, concurrently. Each worker thread gets its own
@@ -74,22 +76,27 @@ class ToolArgError(ValueError):
 
 
 class Reply:
-    """What one tool call returns, before it becomes a `CallToolResult`."""
+    """What one tool call returns, before it becomes a `CallToolResult`.
 
-    __slots__ = ("is_error", "structured", "texts")
+    Text only, with no output schema and no structured content: Claude Code and Codex
+    hand the model a result's structured content instead of its text when there is
+    any, and the model must read the reduced output itself. Every fact a caller needs
+    is in the text: the `exit N` first line, the footer naming the handle, the status
+    line of a read.
+    """
 
-    def __init__(self, texts: list[str], structured: dict[str, Any] | None = None, *, is_error: bool = False) -> None:
+    __slots__ = ("is_error", "texts")
+
+    def __init__(self, texts: list[str], *, is_error: bool = False) -> None:
         self.texts = texts
-        self.structured = structured
         self.is_error = is_error
 
     def to_result(self) -> CallToolResult:
         content: list[ContentBlock] = [TextContent(type="text", text=t) for t in self.texts]
-        return CallToolResult(content=content, structured_content=self.structured, is_error=self.is_error)
+        return CallToolResult(content=content, is_error=self.is_error)
 
 
 def error_reply(message: str) -> Reply:
-    # No structured content: the client checks it against the output schema only on success.
     return Reply([message], is_error=True)
 
 
@@ -179,45 +186,6 @@ def tool_definitions(default_timeout_s: float, max_read_chars: int) -> list[Tool
         "required": ["text"],
         "additionalProperties": False,
     }
-    reduced_props: dict[str, Any] = {
-        "exit_code": {"type": "integer", "description": "The exit status (0: success)."},
-        "handle": {
-            "type": ["string", "null"],
-            "description": "read_output handle of the full original output; null when nothing was dropped.",
-        },
-        "rule": {"type": "string", "description": "The reduction rule that was applied."},
-        "raw_chars": {"type": "integer", "description": "Size of the original output, in characters."},
-        "raw_lines": {"type": "integer", "description": "Lines in the original output."},
-        "reduced_chars": {"type": "integer", "description": "Size of the returned text, in characters."},
-        "omitted_lines": {"type": "integer", "description": "Lines of the original not shown."},
-        "redactions": {"type": "integer", "description": "Secrets masked in the output."},
-    }
-    reduced_required = list(reduced_props)
-    run_out: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            **reduced_props,
-            "timed_out": {"type": "boolean", "description": "The command was killed by the timeout."},
-        },
-        "required": [*reduced_required, "timed_out"],
-    }
-    reduce_out: dict[str, Any] = {"type": "object", "properties": reduced_props, "required": reduced_required}
-    read_out: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "handle": {"type": "string", "description": "The full handle."},
-            "mode": {"type": "string", "enum": ["all", "lines", "head", "tail", "grep"]},
-            "total_lines": {"type": "integer", "description": "Lines in the stored output."},
-            "first_line": {"type": ["integer", "null"], "description": "First line returned (null: none)."},
-            "last_line": {"type": ["integer", "null"], "description": "Last line returned (null: none)."},
-            "matches": {"type": ["integer", "null"], "description": "With grep: matching lines returned."},
-            "truncated": {
-                "type": "boolean",
-                "description": "Part of the selection was left out (size cap or search time limit).",
-            },
-        },
-        "required": ["handle", "mode", "total_lines", "first_line", "last_line", "matches", "truncated"],
-    }
     return [
         Tool(
             name="run",
@@ -235,7 +203,6 @@ def tool_definitions(default_timeout_s: float, max_read_chars: int) -> list[Tool
                 "head, tail or regex search) instead of running the command again."
             ),
             input_schema=run_schema,
-            output_schema=run_out,
             annotations=ToolAnnotations(
                 title="Run a shell command",
                 read_only_hint=False,
@@ -257,7 +224,6 @@ def tool_definitions(default_timeout_s: float, max_read_chars: int) -> list[Tool
                 "and how to read on. An unknown or expired handle is a tool error."
             ),
             input_schema=read_schema,
-            output_schema=read_out,
             annotations=ToolAnnotations(
                 title="Read stored output", read_only_hint=True, idempotent_hint=True, open_world_hint=False
             ),
@@ -272,7 +238,6 @@ def tool_definitions(default_timeout_s: float, max_read_chars: int) -> list[Tool
                 "reduced text; when lines were dropped, its last line names a handle for read_output."
             ),
             input_schema=reduce_schema,
-            output_schema=reduce_out,
             annotations=ToolAnnotations(
                 title="Reduce output",
                 read_only_hint=False,
@@ -601,7 +566,7 @@ class Tools:
         text = result.content
         if timed_out:
             text = _state_timeout(text, note)
-        return self._reduced_reply(result, text, {"timed_out": timed_out})
+        return self._reduced_reply(result, text)
 
     # -- reduce
 
@@ -617,26 +582,14 @@ class Tools:
         result = self.executor().process(
             ToolCall(TOOL_NAME, arguments), ToolOutput(text, exit_code=0 if exit_code is None else exit_code)
         )
-        return self._reduced_reply(result, result.content, {})
+        return self._reduced_reply(result, result.content)
 
-    def _reduced_reply(self, result: ToolResult, text: str, extra: dict[str, Any]) -> Reply:
+    def _reduced_reply(self, result: ToolResult, text: str) -> Reply:
         red = result.reduction
         handle: str | None = getattr(red, "artifact", None) if red is not None else None
         if handle:
             text = _point_to_read_output(text, handle)
-        raw = result.raw_output
-        structured: dict[str, Any] = {
-            "exit_code": result.exit_code if result.exit_code is not None else 0,
-            "handle": handle,
-            "rule": getattr(red, "rule_id", None) or "none",
-            "raw_chars": len(raw),
-            "raw_lines": raw.count("\n") + (1 if raw and not raw.endswith("\n") else 0),
-            "reduced_chars": len(text),
-            "omitted_lines": sum(getattr(red, "omitted", {}).values()) if red is not None else 0,
-            "redactions": sum(result.redactions.values()),
-            **extra,
-        }
-        return Reply([text if text.strip() else "(no output)"], structured)
+        return Reply([text if text.strip() else "(no output)"])
 
     # -- read_output
 
@@ -682,29 +635,30 @@ class Tools:
                 )
                 plural = "s" if matches != 1 else ""
                 if stopped:
-                    status = f"[{matches} matching line{plural} shown; {stopped} of {total:,}; narrow the pattern]"
+                    status = (
+                        f"[{matches} matching line{plural} shown; {stopped} of {total:,}; narrow the pattern"
+                        f" · handle {aid}]"
+                    )
                 elif matches:
                     status = f"[{matches} matching line{plural} of {total:,} · handle {aid}]"
                 else:
                     status = f"[no line of {total:,} matches {pattern!r} · handle {aid}]"
-                structured = _read_structured(aid, "grep", total, first, last, matches, stopped is not None)
             else:
                 if tail is not None:
-                    mode, asked = "tail", f"tail {tail}"
+                    asked = f"tail {tail}"
                 elif head is not None:
-                    mode, asked = "head", f"head {head}"
+                    asked = f"head {head}"
                 elif lines is not None:
-                    mode, asked = "lines", f"lines {lines.strip()}"
+                    asked = f"lines {lines.strip()}"
                 else:
-                    mode, asked = "all", "the output"
+                    asked = "the output"
                 text, first, last, total, cut = read_slice(chunks, start=start, end=end, tail=tail, cap=cap)
                 status = _slice_status(aid, total, first, last, cut, asked, end, tail, cap)
-                structured = _read_structured(aid, mode, total, first, last, None, cut)
         except StoreError as exc:
             return error_reply(str(exc))
         finally:
             store.close()
-        return Reply([text, status] if text else [status], structured)
+        return Reply([text, status] if text else [status])
 
 
 def _state_timeout(text: str, note: str) -> str:
@@ -732,20 +686,6 @@ def _point_to_read_output(text: str, handle: str) -> str:
     return f"{text}\n[{mcp}]"
 
 
-def _read_structured(
-    aid: str, mode: str, total: int, first: int | None, last: int | None, matches: int | None, truncated: bool
-) -> dict[str, Any]:
-    return {
-        "handle": aid,
-        "mode": mode,
-        "total_lines": total,
-        "first_line": first,
-        "last_line": last,
-        "matches": matches,
-        "truncated": truncated,
-    }
-
-
 def _slice_status(
     aid: str,
     total: int,
@@ -764,12 +704,12 @@ def _slice_status(
     if not cut:
         return f"[{shown} · handle {aid}]"
     if tail is not None:
-        wanted_first = max(1, total - tail + 1)
-        return f"[cut at {cap:,} characters: {shown}; read the rest with lines={wanted_first}-{first - 1}]"
-    upto = min(end, total) if end is not None else total
-    if last >= upto:  # a single over-long line was cut
-        return f"[cut at {cap:,} characters: {shown}; line {last} is longer than that]"
-    return f"[cut at {cap:,} characters: {shown}; read on with lines={last + 1}-{upto}]"
+        how = f"read the rest with lines={max(1, total - tail + 1)}-{first - 1}"
+    else:
+        upto = min(end, total) if end is not None else total
+        # last >= upto: a single over-long line was cut
+        how = f"line {last} is longer than that" if last >= upto else f"read on with lines={last + 1}-{upto}"
+    return f"[cut at {cap:,} characters: {shown}; {how} · handle {aid}]"
 
 
 # ---------------------------------------------------------------- the server

@@ -2,7 +2,10 @@
 
 stdout and stderr are read as they arrive (one `select` loop), decoded incrementally as
 UTF-8 (a character split across reads is not mangled), and recorded in arrival order
-with a per-chunk stream tag. stdin is passed through. SIGINT/SIGTERM/SIGHUP reach the
+with a per-chunk stream tag. Writes to the two pipes that land between two reads have
+no order any reader can tell, so with `merge_stderr` both go to one pipe, as an agent
+host's shell tool has them: the bytes come back in exactly the order they were
+written, all tagged stdout. stdin is passed through. SIGINT/SIGTERM/SIGHUP reach the
 child; `timeout` terminates it (then kills it) and says so. The exit status follows
 shell conventions: the child's code, 128+N when killed by signal N, 124 on timeout,
 127 when the program does not exist, 126 when it cannot be executed.
@@ -126,10 +129,12 @@ def run_command(
     on_tick: Callable[[], None] | None = None,
     env: Mapping[str, str] | None = None,
     stdin_devnull: bool = False,
+    merge_stderr: bool = False,
 ) -> Captured:
     """Run `argv` (or, with `shell`, the shell command `argv[0]`) and capture it.
 
-    stdin is inherited (passed through) unless `stdin_devnull`.
+    stdin is inherited (passed through) unless `stdin_devnull`; `merge_stderr`: stderr
+    on the stdout pipe (one stream, in write order).
     """
     sink = sink or Sink()
     command_text = argv[0] if shell else _join(argv)
@@ -156,7 +161,7 @@ def run_command(
         # Popen would blame the program ("not found") for the missing directory.
         return not_started(f"cannot run in {cwd}: no such directory", 1)
     try:
-        proc = _start(popen_args, cwd, env, stdin_devnull, own_group)
+        proc = _start(popen_args, cwd, env, stdin_devnull, own_group, merge_stderr)
     except FileNotFoundError:
         return not_started(f"command not found: {popen_args[0]}", EXIT_NOT_FOUND)
     except PermissionError:
@@ -297,9 +302,10 @@ def _signal_name(sig: int) -> str:
 
 
 class _Child:
-    """A started child: its pid and the read ends of its stdout and stderr pipes."""
+    """A started child: its pid and the read ends of its stdout and stderr pipes (no
+    stderr pipe when stderr shares stdout's)."""
 
-    def __init__(self, pid: int, out_fd: int, err_fd: int) -> None:
+    def __init__(self, pid: int, out_fd: int, err_fd: int | None) -> None:
         self.pid = pid
         self.out_fd = out_fd
         self.err_fd = err_fd
@@ -331,6 +337,8 @@ class _Child:
 
     def close(self) -> None:
         for fd in (self.out_fd, self.err_fd):
+            if fd is None:
+                continue
             try:  # noqa: SIM105 - contextlib is an import this path does without
                 os.close(fd)
             except OSError:
@@ -343,8 +351,7 @@ class _PopenChild(_Child):
 
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdout is not None
-        assert proc.stderr is not None
-        super().__init__(proc.pid, proc.stdout.fileno(), proc.stderr.fileno())
+        super().__init__(proc.pid, proc.stdout.fileno(), proc.stderr.fileno() if proc.stderr is not None else None)
         self.proc = proc
 
     def poll(self) -> int | None:
@@ -365,24 +372,30 @@ class _PopenChild(_Child):
 
 
 def _start(
-    args: Sequence[str], cwd: str | None, env: Mapping[str, str] | None, stdin_devnull: bool, own_group: bool
+    args: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    stdin_devnull: bool,
+    own_group: bool,
+    merge_stderr: bool = False,
 ) -> _Child:
-    """Start `args` with stdout and stderr on pipes, as `subprocess.Popen` would: the
-    program looked up on PATH, stdin inherited (or /dev/null), no other descriptor
-    passed on, SIGPIPE and SIGXFSZ back to their defaults, in a process group of its
-    own when `own_group`. Raises what Popen raises when the program cannot run."""
+    """Start `args` with stdout and stderr on pipes (one pipe when `merge_stderr`), as
+    `subprocess.Popen` would: the program looked up on PATH, stdin inherited (or
+    /dev/null), no other descriptor passed on, SIGPIPE and SIGXFSZ back to their
+    defaults, in a process group of its own when `own_group`. Raises what Popen raises
+    when the program cannot run."""
     spawn = getattr(os, "posix_spawnp", None)
     close = _inherited_fds() if spawn is not None and cwd is None and env is None else None
     if close is None:
-        return _popen(args, cwd, env, stdin_devnull, own_group)
+        return _popen(args, cwd, env, stdin_devnull, own_group, merge_stderr)
     out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
+    err_r, err_w = (out_r, out_w) if merge_stderr else os.pipe()
     if min(out_r, out_w, err_r, err_w) < 3:
         # A standard stream of ours is closed and a pipe took its number: Popen
         # untangles that case; it is not worth doing again here.
-        for fd in (out_r, out_w, err_r, err_w):
+        for fd in {out_r, out_w, err_r, err_w}:
             os.close(fd)
-        return _popen(args, cwd, env, stdin_devnull, own_group)
+        return _popen(args, cwd, env, stdin_devnull, own_group, merge_stderr)
     actions: list[tuple[Any, ...]] = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
     if stdin_devnull:
         actions.append((os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0))
@@ -398,13 +411,13 @@ def _start(
             setsigdef=(signal.SIGPIPE, signal.SIGXFSZ),
         )
     except BaseException:
-        os.close(out_r)
-        os.close(err_r)
+        for fd in {out_r, err_r}:
+            os.close(fd)
         raise
     finally:
-        os.close(out_w)
-        os.close(err_w)
-    return _Child(pid, out_r, err_r)
+        for fd in {out_w, err_w}:
+            os.close(fd)
+    return _Child(pid, out_r, None if merge_stderr else err_r)
 
 
 def _inherited_fds() -> list[int] | None:
@@ -427,7 +440,12 @@ def _inherited_fds() -> list[int] | None:
 
 
 def _popen(
-    args: Sequence[str], cwd: str | None, env: Mapping[str, str] | None, stdin_devnull: bool, own_group: bool
+    args: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    stdin_devnull: bool,
+    own_group: bool,
+    merge_stderr: bool = False,
 ) -> _Child:
     import subprocess
 
@@ -435,7 +453,7 @@ def _popen(
         args,
         stdin=subprocess.DEVNULL if stdin_devnull else None,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
         cwd=cwd,
         env=dict(env) if env is not None else None,
         process_group=0 if own_group else None,
@@ -460,13 +478,15 @@ def _pump(
         STDOUT: codecs.getincrementaldecoder("utf-8")(errors="replace"),
         STDERR: codecs.getincrementaldecoder("utf-8")(errors="replace"),
     }
-    streams = {proc.out_fd: STDOUT, proc.err_fd: STDERR}
+    streams = {proc.out_fd: STDOUT}
+    if proc.err_fd is not None:
+        streams[proc.err_fd] = STDERR
     for fd in streams:
         poller.register(fd, select.POLLIN)  # hang-ups and errors are always reported
     timed_out = False
     term_sent_at: float | None = None
     exited_at: float | None = None
-    open_streams = 2
+    open_streams = len(streams)
     while open_streams:
         if on_tick is not None:
             on_tick()

@@ -117,18 +117,7 @@ def homes(e2e_root: Path) -> Homes:
 # Gaps these tests found between tokenjuice and a host, not fixed yet: (host, case) ->
 # what goes wrong. Each is a strict xfail, so the fix makes its test fail until its line
 # here goes.
-KNOWN_GAPS = {
-    ("claude-code", "mcp"): "Claude Code gives the model only an MCP result's structuredContent: run and "
-    "read_output reach it as JSON metadata, without the reduced text or the lines read back",
-    ("codex", "mcp"): "Codex gives the model only an MCP result's structuredContent: run and read_output "
-    "reach it as JSON metadata, without the reduced text or the lines read back",
-    ("gemini-cli", "heredoc-commit"): "Gemini CLI blocks $(...) in run_shell_command, but it checks the "
-    "rewritten command, where bash -c '...' quotes the substitution away: with the hook the commit runs",
-    ("gemini-cli", "allowed-command"): "Gemini CLI checks tools.allowed against the rewritten command, "
-    "so an allowed `git log` is no longer allowed once rewritten: denied without a terminal, asked in one",
-    ("codex", "workspace-write-sandbox"): "under Codex's workspace-write sandbox wrap cannot write its store "
-    "outside the workspace: the reduction says 'raw output not kept (store unavailable)' and names no handle",
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from tests.e2e.scripted_model import Exchange, Script, ScriptedModel, ToolResult
 
@@ -205,6 +206,8 @@ class Host:
     version: str
     # Flags of a session that may run every tool call without asking.
     unattended: tuple[str, ...] = ()
+    # Whether the host runs a command on a terminal (a pty) rather than on pipes.
+    terminal: ClassVar[bool] = False
 
     # -- homes
 
@@ -384,6 +387,8 @@ class Codex(Host):
 
 
 class GeminiCli(Host):
+    terminal = True  # node-pty, when it is installed (it is, with the npm package)
+
     def configure(self, home: Path) -> None:
         gemini = home / ".gemini"
         gemini.mkdir(exist_ok=True)

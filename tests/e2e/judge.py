@@ -21,7 +21,7 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tests.e2e.hosts import Host, Outcome, Session, base_env, tokenjuice
@@ -37,7 +37,7 @@ MAX_REDUCED_SHARE = 0.75
 class Case:
     """One command of the battery. `volatile` masks what differs between two runs of
     it (durations, fresh commit hashes); `check(hooked_ws, baseline_ws)` looks at what
-    the command left behind."""
+    the command left behind; `per_host` replaces `expect` for the hosts it names."""
 
     id: str
     command: str
@@ -45,6 +45,11 @@ class Case:
     keep: tuple[str, ...] = ()
     volatile: str | None = None
     check: Callable[[Path, Path], None] | None = None
+    per_host: tuple[tuple[str, str], ...] = ()
+
+    def on(self, host: str) -> Case:
+        """The case as `host` must pass it."""
+        return replace(self, expect=dict(self.per_host).get(host, self.expect))
 
 
 def read_back(results: list[ToolResult]) -> str | None:
@@ -115,11 +120,14 @@ def judge(host: Host, case: Case, base: Session, hooked: Session, wrapped: int, 
     assert HANDLE.search(h.output), f"no read-back handle\n{context}"
     back = host.outcome(results_of(hooked, 2)[1])
     assert back.exit_code == 0, f"read-back failed: {short(back)}"
-    # The same lines, each byte for byte, compared as a multiset: wrap reads stdout and
-    # stderr from two pipes and stores them in arrival order, which can differ from the
-    # host's single pipe where writes to both land together.
+    # The same lines in the same order: wrap reads the command's stdout and stderr from
+    # one pipe, as the host's shell tool does, so an error line is where it was printed.
+    # A host that runs commands on a terminal is compared line for line in any order:
+    # under wrap the command writes to a pipe, and a program that buffers its stdout on
+    # a pipe (Python does) writes its two streams in another order there.
     expected, got = mask(b.output, case.volatile, places), mask(back.output, case.volatile, places)
-    assert sorted(got.splitlines()) == sorted(expected.splitlines()), (
+    arrange = sorted if host.terminal else list
+    assert arrange(got.splitlines()) == arrange(expected.splitlines()), (
         f"`tokenjuice cat` did not give back the baseline's output\n{diff(expected, got)}"
     )
     assert wrapped >= 1, f"the reduced run is missing from tokenjuice's ledger\n{context}"

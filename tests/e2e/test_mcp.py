@@ -21,15 +21,12 @@ from tests.e2e.scripted_model import Call, Script, ToolResult
 pytestmark = pytest.mark.e2e
 
 POINTER = re.compile(r"read_output handle=([0-9a-f]{12})\b")
-# The handle also travels in the result's structured content; a model that only got
-# that can still call read_output, so the rest of the script runs either way.
-ANY_HANDLE = re.compile(r"read_output handle=([0-9a-f]{12})\b|\"handle\":\s*\"([0-9a-f]{12})\"")
 ERROR_LINE = "src/net.c:42:7: error: unknown type name 'sockaddr'"
 
 
 def read_back(results: list[ToolResult]) -> Call | None:
-    m = ANY_HANDLE.search(results[0].text)
-    return Call.mcp("tokenjuice", "read_output", handle=m.group(1) or m.group(2)) if m else None
+    m = POINTER.search(results[0].text)
+    return Call.mcp("tokenjuice", "read_output", handle=m.group(1)) if m else None
 
 
 def raw(command: str, cwd: Path) -> str:

@@ -106,6 +106,31 @@ def test_too_long_is_left_alone() -> None:
     assert plan("echo " + "x" * 70_000 + " | wc", EXE).command is None
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git commit -m \"$(cat <<'EOF'\nfix\nEOF\n)\"",
+        "git log -n `echo 3`",
+        "diff <(git log -1) <(git log -2)",
+        "git log --format=$(echo %h)",
+        # A here-document body is expanded too, unless its delimiter is quoted.
+        "python3 - <<EOF\nprint('$(whoami)')\nEOF",
+    ],
+)
+def test_substitutions_left_alone_on_request(command: str) -> None:
+    assert plan(command, EXE).command is not None  # equivalent once wrapped
+    p = plan(command, EXE, substitutions=False)
+    assert p.command is None
+    assert "substitution" in p.reason
+
+
+def test_without_substitutions_the_rest_is_still_rewritten() -> None:
+    assert plan("git log -n 3", EXE, substitutions=False).command == "tokenjuice wrap -- git log -n 3"
+    # Quoted here-document: its body is data, nothing in it runs.
+    quoted = "python3 - <<'EOF'\nprint('$(whoami)')\nEOF"
+    assert plan(quoted, EXE, substitutions=False).command == f"tokenjuice wrap -- {B} -c {shlex.quote(quoted)}"
+
+
 # ----------------------------------------------------------- running it for real
 
 

@@ -352,6 +352,17 @@ def _hook(host: str, command: str, cwd: Path) -> str | None:
     return None if response is None else handler.rewritten_command(response)
 
 
+def _gemini_reason(command: str, rewritten: str, cwd: Path) -> str | None:
+    from tokenjuice.hosts import _gemini_rules, gemini_cli
+    from tokenjuice.hosts._rewrite import plan
+
+    if _gemini_rules.blocks_substitution(command):
+        return "Gemini CLI blocks its substitution"
+    if plan(command, _exe(), cwd=str(cwd), substitutions=False).command is None:
+        return "runs a substitution"
+    return gemini_cli.verdict_change(command, rewritten, {"command": command}, str(cwd))
+
+
 def _lines(data: bytes) -> Counter[str]:
     return Counter(data.decode("utf-8", "replace").splitlines())
 
@@ -365,8 +376,13 @@ def test_battery(command: str, expected: str, template: Path, tmp_path: Path, mo
     shutil.copytree(template, where, symlinks=True)
     monkeypatch.setattr(host_base, "tokenjuice_command", _exe)
     rewritten = _hook("claude-code", command, where)
-    for other in ("codex", "gemini-cli"):
-        assert _hook(other, command, where) == rewritten, f"{other} decides differently"
+    assert _hook("codex", command, where) == rewritten, "codex decides differently"
+    gemini = _hook("gemini-cli", command, where)
+    if gemini != rewritten:
+        # Gemini CLI judges the command the hook hands back: a line its own checks could
+        # tell apart from the rewrite stays as written there; it is never rewritten otherwise.
+        assert gemini is None and rewritten is not None, "gemini-cli decides differently"
+        assert _gemini_reason(command, rewritten, where), f"gemini-cli left {command!r} alone for no reason of its own"
     assert ("w" if rewritten else "-") == expected, f"expected {expected!r}, rewrite: {rewritten!r}"
     if rewritten is None:
         return

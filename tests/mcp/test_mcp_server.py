@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -39,7 +38,13 @@ RAW_LINES = [
     "make: *** [Makefile:12: all] Error 1\n",
 ]
 FAKE_SECRET = "ghp_" + "Zq7" * 12  # matches the github-token detector; not a real token
-HANDLE = re.compile(r"^[0-9a-f]{12}$")
+# The facts of a result are in its text: the footer of a reduction, the status line of a read.
+FOOTER = re.compile(
+    r"^\[… ([\d,]+)(?: of ([\d,]+))? lines? omitted\b.*· full output: read_output handle=([0-9a-f]{12})\]$"
+)
+STATUS = re.compile(
+    r"^\[(?:cut at [\d,]+ characters: )?lines ([\d,]+)-([\d,]+) of ([\d,]+)\b.*· handle ([0-9a-f]{12})\]$"
+)
 
 Session = Callable[[ClientSession], Awaitable[None]]
 
@@ -79,21 +84,42 @@ def _texts(result: CallToolResult) -> list[str]:
     return out
 
 
-def _structured(result: CallToolResult) -> dict[str, Any]:
-    assert isinstance(result.structured_content, dict)
-    return result.structured_content
+def _num(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def _footer(text: str) -> tuple[int, str]:
+    """(lines omitted, handle) from a reduction's last line."""
+    m = FOOTER.match(text.splitlines()[-1])
+    assert m, f"no footer naming a handle: {text[-300:]!r}"
+    return _num(m.group(1)), m.group(3)
+
+
+def _total(text: str) -> int | None:
+    """The total the footer counts the omitted lines of."""
+    m = FOOTER.match(text.splitlines()[-1])
+    return _num(m.group(2)) if m and m.group(2) else None
+
+
+def _status(texts: list[str]) -> tuple[int, int, int, str]:
+    """(first line, last line, total lines, handle) from a read's status line."""
+    m = STATUS.match(texts[-1])
+    assert m, f"no status line: {texts[-1]!r}"
+    return _num(m.group(1)), _num(m.group(2)), _num(m.group(3)), m.group(4)
 
 
 async def _call(session: ClientSession, name: str, args: dict[str, Any]) -> CallToolResult:
     result = await session.call_tool(name, args)
     assert isinstance(result, CallToolResult)
+    # Text only: Claude Code and Codex show the model structured content instead of text.
+    assert result.structured_content is None, result
     return result
 
 
 # ------------------------------------------------------------------------ listing
 
 
-def test_lists_three_tools_with_schemas(tmp_path: Path) -> None:
+def test_lists_three_tools_with_input_schemas_only(tmp_path: Path) -> None:
     async def body(session: ClientSession) -> None:
         listed = await session.list_tools()
         tools = {t.name: t for t in listed.tools}
@@ -104,8 +130,6 @@ def test_lists_three_tools_with_schemas(tmp_path: Path) -> None:
         assert set(run.input_schema["properties"]) == {"command", "cwd", "timeout_s"}
         assert run.input_schema["properties"]["timeout_s"]["type"] == "number"
         assert run.input_schema["additionalProperties"] is False
-        assert run.output_schema is not None
-        assert {"exit_code", "handle", "timed_out"} <= set(run.output_schema["required"])
         assert run.description and "read_output" in run.description and "exit N" in run.description
         assert run.annotations is not None and run.annotations.read_only_hint is False
 
@@ -122,7 +146,8 @@ def test_lists_three_tools_with_schemas(tmp_path: Path) -> None:
         assert reduce.input_schema["properties"]["exit_code"]["type"] == "integer"
         for tool in tools.values():
             assert tool.input_schema["type"] == "object"
-            assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+            # No output schema: a tool that declares one must return structured content.
+            assert tool.output_schema is None
 
     _with_server(tmp_path, body)
 
@@ -131,88 +156,82 @@ def test_lists_three_tools_with_schemas(tmp_path: Path) -> None:
 
 
 def test_run_failing_noisy_command_then_read_back(tmp_path: Path) -> None:
-    raw = "".join(RAW_LINES)
-
     async def body(session: ClientSession) -> None:
         result = await _call(session, "run", {"command": NOISY_FAILING})
         assert result.is_error is False  # a failing command is a normal result
         (text,) = _texts(result)
-        data = _structured(result)
-        assert data["exit_code"] == 2
-        assert data["timed_out"] is False
+        raw = "".join(RAW_LINES)
         assert text.splitlines()[0] == "exit 2"
         assert ERROR_LINE.strip() in text
         assert "Error 1" in text
-        assert data["raw_chars"] == len(raw)
-        assert data["raw_lines"] == len(RAW_LINES)
         assert len(text) * 4 < len(raw), f"reduced {len(text)} chars of {len(raw)}"
-        handle = data["handle"]
-        assert isinstance(handle, str) and HANDLE.match(handle)
-        assert data["omitted_lines"] > 0
-        assert text.splitlines()[-1].endswith(f"read_output handle={handle}]")
+        omitted, handle = _footer(text)
+        # The raw lines shown plus what the footer counts is every raw line.
+        assert _total(text) == len(RAW_LINES)
+        shown = [line for line in text.splitlines()[1:-1] if line + "\n" in RAW_LINES]
+        assert len(shown) + omitted == len(RAW_LINES)
 
-        async def read(**args: Any) -> tuple[list[str], dict[str, Any]]:
+        async def read(**args: Any) -> list[str]:
             res = await _call(session, "read_output", {"handle": handle, **args})
             assert res.is_error is False, _texts(res)
-            return _texts(res), _structured(res)
+            return _texts(res)
 
-        texts, meta = await read(lines="100-105")
+        texts = await read(lines="100-105")
         assert texts[0] == "".join(RAW_LINES[99:105])
-        assert meta["first_line"] == 100 and meta["last_line"] == 105
-        assert meta["total_lines"] == len(RAW_LINES) and meta["truncated"] is False
         assert texts[-1] == f"[lines 100-105 of {len(RAW_LINES)} · handle {handle}]"
+        assert _status(texts) == (100, 105, len(RAW_LINES), handle)
 
-        texts, meta = await read(head=3)
+        texts = await read(head=3)
         assert texts[0] == "".join(RAW_LINES[:3])
-        assert meta["mode"] == "head"
+        assert _status(texts) == (1, 3, len(RAW_LINES), handle)
 
-        texts, meta = await read(tail=2)
+        texts = await read(tail=2)
         assert texts[0] == "".join(RAW_LINES[-2:])
-        assert (meta["first_line"], meta["last_line"]) == (len(RAW_LINES) - 1, len(RAW_LINES))
+        assert _status(texts) == (len(RAW_LINES) - 1, len(RAW_LINES), len(RAW_LINES), handle)
 
-        texts, meta = await read(lines="601")
+        texts = await read(lines="601")
         assert texts[0] == ERROR_LINE
 
-        # A prefix of the handle works too; the whole output fits the default cap.
-        texts, meta = await read(handle=handle[:6])
+        # A prefix of the handle works too, and the status names the whole one; the
+        # whole output fits the default cap.
+        texts = await read(handle=handle[:6])
         assert texts[0] == raw
-        assert meta["mode"] == "all" and meta["handle"] == handle
+        assert _status(texts) == (1, len(RAW_LINES), len(RAW_LINES), handle)
 
-        texts, meta = await read(grep=r"error:", context=1)
+        texts = await read(grep=r"error:", context=1)
         n = len(RAW_LINES)
         assert texts[0] == (f"{n - 2}-{RAW_LINES[-3]}{n - 1}:{RAW_LINES[-2]}{n}-{RAW_LINES[-1]}")
-        assert meta["matches"] == 1 and meta["first_line"] == n - 2
+        assert texts[-1] == f"[1 matching line of {n} · handle {handle}]"
 
-        texts, meta = await read(grep=r"module_(7|9)\.c")
+        texts = await read(grep=r"module_(7|9)\.c")
         assert texts[0] == f"7:{RAW_LINES[6]}9:{RAW_LINES[8]}"
-        assert meta["matches"] == 2
+        assert texts[-1] == f"[2 matching lines of {n} · handle {handle}]"
 
-        texts, meta = await read(grep="FROBNICATE", ignore_case=True)
+        texts = await read(grep="FROBNICATE", ignore_case=True)
         assert texts[0] == f"{n - 1}:{ERROR_LINE}"
 
-        texts, meta = await read(grep="no such text anywhere")
-        assert meta["matches"] == 0 and len(texts) == 1 and texts[0].startswith("[no line of")
+        texts = await read(grep="no such text anywhere")
+        assert texts == [f"[no line of {n} matches 'no such text anywhere' · handle {handle}]"]
 
     _with_server(tmp_path, body)
 
 
 def test_read_output_is_capped_and_says_how_to_go_on(tmp_path: Path) -> None:
     async def body(session: ClientSession) -> None:
-        data = _structured(await _call(session, "run", {"command": NOISY_FAILING}))
-        handle = data["handle"]
-        res = await _call(session, "read_output", {"handle": handle, "lines": "1-400"})
-        texts, meta = _texts(res), _structured(res)
+        _, handle = _footer(_texts(await _call(session, "run", {"command": NOISY_FAILING}))[0])
+        texts = _texts(await _call(session, "read_output", {"handle": handle, "lines": "1-400"}))
         assert len(texts[0]) <= 1000
-        assert meta["truncated"] is True
-        last = meta["last_line"]
+        first, last, total, named = _status(texts)
+        assert (first, total, named) == (1, len(RAW_LINES), handle) and last < 400
         assert texts[0] == "".join(RAW_LINES[:last])
+        assert texts[-1].startswith("[cut at 1,000 characters: ")
         assert f"read on with lines={last + 1}-400" in texts[-1]
 
-        res = await _call(session, "read_output", {"handle": handle, "tail": 100})
-        texts, meta = _texts(res), _structured(res)
-        assert meta["truncated"] is True and meta["last_line"] == len(RAW_LINES)
-        assert texts[0] == "".join(RAW_LINES[meta["first_line"] - 1 :])
-        assert "read the rest with lines=" in texts[-1]
+        texts = _texts(await _call(session, "read_output", {"handle": handle, "tail": 100}))
+        first, last, total, named = _status(texts)
+        assert last == total == len(RAW_LINES) and first > total - 100 + 1
+        assert texts[0] == "".join(RAW_LINES[first - 1 :])
+        assert f"read the rest with lines={total - 100 + 1}-{first - 1}" in texts[-1]
 
     _with_server(tmp_path, body, "--max-read-chars", "1000")
 
@@ -229,8 +248,7 @@ def test_read_output_errors_are_tool_errors(tmp_path: Path) -> None:
         res = await _call(session, "read_output", {"handle": "not-a-handle"})
         assert res.is_error is True and "not an artifact id" in _texts(res)[0]
 
-        data = _structured(await _call(session, "run", {"command": NOISY_FAILING}))
-        handle = data["handle"]
+        _, handle = _footer(_texts(await _call(session, "run", {"command": NOISY_FAILING}))[0])
         bad_args: list[tuple[dict[str, Any], str]] = [
             ({"head": 3, "tail": 3}, "at most one of"),
             ({"lines": "abc"}, "lines takes"),
@@ -252,8 +270,8 @@ def test_read_output_errors_are_tool_errors(tmp_path: Path) -> None:
 
         # The server survived all of it.
         res = await _call(session, "run", {"command": "echo still here"})
-        assert res.is_error is False and _texts(res)[0].strip() == "still here"
-        assert _structured(res)["handle"] is None
+        # Nothing dropped: the output whole, no footer, no handle.
+        assert res.is_error is False and _texts(res) == ["still here\n"]
 
     _with_server(tmp_path, body)
 
@@ -262,15 +280,13 @@ def test_run_states_timeouts_and_silent_success(tmp_path: Path) -> None:
     async def body(session: ClientSession) -> None:
         res = await _call(session, "run", {"command": "echo started; sleep 30", "timeout_s": 0.5})
         assert res.is_error is False
-        data = _structured(res)
-        assert data["exit_code"] == 124 and data["timed_out"] is True
         text = _texts(res)[0]
-        assert text.splitlines()[0] == "exit 124 (timed out after 0.5s; killed)"
-        assert "started" in text
+        assert text.splitlines() == ["exit 124 (timed out after 0.5s; killed)", "started"]
 
         res = await _call(session, "run", {"command": "true"})
         assert _texts(res) == ["(no output)"]
-        assert _structured(res)["exit_code"] == 0
+        res = await _call(session, "run", {"command": "echo quiet failure; exit 3"})
+        assert _texts(res)[0].splitlines() == ["exit 3", "quiet failure"]
 
         sub = tmp_path / "sub"
         sub.mkdir()
@@ -289,27 +305,22 @@ def test_reduce_given_text(tmp_path: Path) -> None:
     async def body(session: ClientSession) -> None:
         res = await _call(session, "reduce", {"text": text, "exit_code": 2})
         assert res.is_error is False
-        (reduced,) = _texts(res)
-        data = _structured(res)
-        assert reduced.splitlines()[0] == "exit 2"
-        assert ERROR_LINE.strip() in reduced
-        assert len(reduced) * 4 < len(text)
-        assert data["exit_code"] == 2 and data["raw_chars"] == len(text)
-        handle = data["handle"]
-        assert isinstance(handle, str) and HANDLE.match(handle)
-        assert reduced.splitlines()[-1].endswith(f"read_output handle={handle}]")
+        (generic,) = _texts(res)
+        assert generic.splitlines()[0] == "exit 2"
+        assert ERROR_LINE.strip() in generic
+        assert len(generic) * 4 < len(text)
+        _, handle = _footer(generic)
         back = await _call(session, "read_output", {"handle": handle, "lines": "598-602"})
         assert _texts(back)[0] == "".join(RAW_LINES[597:602])
 
-        # The command chooses the rule.
+        # The command chooses the rule: make's keeps other lines than the generic one.
         res = await _call(session, "reduce", {"text": text, "command": "make", "exit_code": 2})
         (reduced,) = _texts(res)
-        assert _structured(res)["rule"] != data["rule"]
         assert ERROR_LINE.strip() in reduced and len(reduced) < len(text)
+        assert reduced.splitlines()[1:-1] != generic.splitlines()[1:-1]
 
         small = await _call(session, "reduce", {"text": "all good\n"})
-        assert _texts(small)[0].strip() == "all good"
-        assert _structured(small)["handle"] is None and _structured(small)["exit_code"] == 0
+        assert _texts(small) == ["all good\n"]
 
     _with_server(tmp_path, body)
 
@@ -328,12 +339,9 @@ def test_planted_secret_is_redacted_in_run_and_read_output(tmp_path: Path) -> No
     async def body(session: ClientSession) -> None:
         res = await _call(session, "run", {"command": command})
         text = _texts(res)[0]
-        data = _structured(res)
         assert FAKE_SECRET not in text
         assert "REDACTED" in text
-        assert data["redactions"] >= 1
-        handle = data["handle"]
-        assert isinstance(handle, str)
+        _, handle = _footer(text)
         for args in ({"head": 1}, {"grep": "token"}, {}):
             back = await _call(session, "read_output", {"handle": handle, **args})
             joined = "".join(_texts(back))
@@ -369,7 +377,7 @@ def test_unknown_tool_is_a_protocol_error(tmp_path: Path) -> None:
         with pytest.raises(MCPError, match="unknown tool"):
             await session.call_tool("nope", {})
         res = await _call(session, "reduce", {"text": "x\n", "command": "echo x"})
-        assert json.dumps(_structured(res))  # still serving
+        assert _texts(res) == ["x\n"]  # still serving
 
     _with_server(tmp_path, body)
 
@@ -388,11 +396,12 @@ def test_concurrent_calls_each_get_their_own_result(tmp_path: Path) -> None:
                 tg.start_soon(one, i)
         handles = set()
         for i, res in results.items():
-            data = _structured(res)
-            assert data["exit_code"] == i
-            assert f"error: job {i} failed" in _texts(res)[0]
-            handles.add(data["handle"])
-            back = await _call(session, "read_output", {"handle": data["handle"], "tail": 1})
+            text = _texts(res)[0]
+            assert text.splitlines()[0] == f"exit {i}"
+            assert f"error: job {i} failed" in text
+            _, handle = _footer(text)
+            handles.add(handle)
+            back = await _call(session, "read_output", {"handle": handle, "tail": 1})
             assert _texts(back)[0] == f"error: job {i} failed\n"
         assert len(handles) == 4
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import load
-from tokenjuice.reduction.engine import Reducer
+from tokenjuice.reduction.engine import UNSTORED_NOTE, Reducer
 from tokenjuice.rules.fixtures import fixture_run
 from tokenjuice.store import ledger
 from tokenjuice.store.artifacts import Store, StoreError, artifact_id
@@ -155,11 +155,14 @@ def test_store_failure_never_fails_the_reduction(tmp_path: Path) -> None:
     try:
         if os.access(ro, os.W_OK):
             pytest.skip("running as root: permissions are not enforced")
+        run = fixture_run(load("pytest", "pytest-verbose-ra-failures"))
         red = Reducer(user_rules=False, project_rules=False, store=Store(str(ro / "state")), record=False).reduce_run(
-            fixture_run(load("pytest", "pytest-verbose-ra-failures"))
+            run
         )
-        assert "raw output not kept (store unavailable)" in red.text
-        assert red.artifact is None
+        # Nothing could keep the raw output: no line is dropped, and the text says so.
+        assert red.artifact is None and red.mode == "unstored"
+        assert all(line in red.text for line in (run.combined or "").splitlines())
+        assert red.text.endswith(UNSTORED_NOTE)
     finally:
         ro.chmod(0o700)
 
@@ -170,10 +173,11 @@ def test_store_error_is_reported_for_a_corrupt_database(tmp_path: Path) -> None:
     (root / "store.sqlite3").write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError):
         Store(str(root)).put(b"data")
-    red = Reducer(user_rules=False, project_rules=False, store=Store(str(root)), record=False).reduce_run(
-        fixture_run(load("pytest", "pytest-verbose-ra-failures"))
-    )
-    assert "raw output not kept (store unavailable)" in red.text
+    run = fixture_run(load("pytest", "pytest-verbose-ra-failures"))
+    red = Reducer(user_rules=False, project_rules=False, store=Store(str(root)), record=False).reduce_run(run)
+    assert red.artifact is None and red.mode == "unstored"
+    assert all(line in red.text for line in (run.combined or "").splitlines())
+    assert red.text.endswith(UNSTORED_NOTE)
 
 
 def test_ledger_records_every_reduction(tmp_path: Path) -> None:

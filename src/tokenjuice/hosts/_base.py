@@ -86,6 +86,8 @@ class Host:
     # Extra fields of our hook entry (timeout units differ per host).
     entry_fields: ClassVar[Mapping[str, object]] = {}
     after_install = ""
+    # What `doctor` asks the installed hook to rewrite: a command it routes through wrap.
+    sample_command = "git status"
 
     # ---------------------------------------------------------------- locations
 
@@ -215,11 +217,22 @@ class Host:
         import subprocess
         import tempfile
 
+        sample = self.sample_command
+        # The hook says on stderr why it left a command alone.
+        env = {**os.environ, "TOKENJUICE_HOOK_DEBUG": "1"}
         with tempfile.TemporaryDirectory(prefix="tokenjuice-doctor-") as cwd:
-            payload = json.dumps(self.sample_payload("git status", cwd))
+            payload = json.dumps(self.sample_payload(sample, cwd))
             try:
                 proc = subprocess.run(
-                    command, shell=True, input=payload, capture_output=True, text=True, timeout=20, cwd=cwd, check=False
+                    command,
+                    shell=True,
+                    input=payload,
+                    capture_output=True,
+                    text=True,
+                    timeout=20,
+                    cwd=cwd,
+                    env=env,
+                    check=False,
                 )
             except subprocess.TimeoutExpired:
                 return ["hook did not answer within 20 s"]
@@ -232,7 +245,9 @@ class Host:
             return [f"hook printed something that is not JSON: {proc.stdout[:80]!r}"]
         rewritten = self.rewritten_command(response) if isinstance(response, dict) else None
         if not rewritten or " wrap " not in rewritten:
-            return ["hook answered but did not route `git status` through tokenjuice wrap"]
+            why = (proc.stderr.strip().splitlines() or [""])[-1].removeprefix("tokenjuice hook: ")
+            problem = f"hook answered but did not route `{sample}` through tokenjuice wrap"
+            return [f"{problem} ({why})" if why else problem]
         return []
 
     # ----------------------------------------------------------------- the hook

@@ -28,14 +28,14 @@ def login_shell() -> str:
     return os.path.basename(os.environ.get("SHELL") or "") or "bash"
 
 
-def plan_for(command: str, shell: str, cwd: object = None) -> Plan:
+def plan_for(command: str, shell: str, cwd: object = None, *, substitutions: bool = True) -> Plan:
     """The rewrite for `command`, run by the agent in `shell` (bash, zsh, sh, …) in
-    `cwd` (the payload's, when it is a directory)."""
+    `cwd` (the payload's, when it is a directory); `substitutions` as in `plan`."""
     from tokenjuice.hosts._base import tokenjuice_command
     from tokenjuice.hosts._rewrite import plan
 
     where = cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None
-    p = plan(command, tokenjuice_command(), shell=shell, cwd=where)
+    p = plan(command, tokenjuice_command(), shell=shell, cwd=where, substitutions=substitutions)
     debug(f"{p.reason}: {command[:200]!r}" + (f" -> {p.command[:300]!r}" if p.command else ""))
     return p
 

@@ -28,6 +28,10 @@ rewritten only when running it that way is equivalent to running it as written:
   going through tokenjuice, `TOKENJUICE_RAW=1 …`, lines too long for one argument.
 * For an agent shell that is not bash (zsh, dash) only plain commands are rewritten:
   their words mean the same in every POSIX-like shell.
+* `substitutions=False` leaves alone every line that runs a command or process
+  substitution (`$(…)`, backquotes, `<(…)`, `>(…)`, here-document bodies included),
+  for a host that vets those itself on the command it finally runs: inside
+  `bash -c '…'` they are quoted out of its sight.
 """
 
 from __future__ import annotations
@@ -133,15 +137,18 @@ def plan(
     shell: str = "bash",
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
+    substitutions: bool = True,
 ) -> Plan:
     """How to run `command` through `exe wrap` (exe: the shell-quoted tokenjuice command).
 
     `shell` is the agent's shell (`bash`, `zsh`, `sh`, …); `env` the environment it
     exports (default: ours, which a host's hook shares with its shell); `cwd` where
-    the line runs (default: here).
+    the line runs (default: here); `substitutions=False`: leave alone a line that runs
+    a command or process substitution.
     """
     try:
-        return _plan(command, exe, os.path.basename(shell) or "bash", os.environ if env is None else env, cwd)
+        shell = os.path.basename(shell) or "bash"
+        return _plan(command, exe, shell, os.environ if env is None else env, cwd, substitutions)
     except _Leave as leave:
         return Plan(None, str(leave))
     except ShellSyntaxError as exc:
@@ -150,7 +157,7 @@ def plan(
         return Plan(None, "cannot parse the command (nested too deeply)")
 
 
-def _plan(command: str, exe: str, shell: str, env: Mapping[str, str], cwd: str | None) -> Plan:
+def _plan(command: str, exe: str, shell: str, env: Mapping[str, str], cwd: str | None, substitutions: bool) -> Plan:
     if not command.strip():
         raise _Leave("empty command")
     if len(command) > MAX_COMMAND_CHARS:
@@ -160,6 +167,8 @@ def _plan(command: str, exe: str, shell: str, env: Mapping[str, str], cwd: str |
     tokens = tokenize(command)
     if not tokens:
         raise _Leave("only comments")
+    if not substitutions and any(t.subs for t in tokens):
+        raise _Leave("runs a command or process substitution, which the host vets on the command it runs")
     items = _split(tokens)
     first, exported, paths = _prefix(items, cwd or os.getcwd())
     if first == len(items):

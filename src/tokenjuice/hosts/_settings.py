@@ -63,6 +63,20 @@ def load(path: str) -> tuple[dict[str, object], bool]:
     return data, True
 
 
+def loads_jsonc(text: str) -> object:
+    """JSON with `//` and `/* */` comments allowed, as some hosts read their settings;
+    ValueError when it is not valid even without them."""
+    from tokenjuice import _jsonc
+
+    try:
+        return _jsonc.loads(text)
+    except ValueError:
+        value = _strip_comments(text)
+        if value is None:
+            raise ValueError("not valid JSON, even without comments") from None
+        return value
+
+
 def _strip_comments(text: str) -> object | None:
     """The JSON value if `text` is valid once // and /* */ comments are removed, else None."""
     import json

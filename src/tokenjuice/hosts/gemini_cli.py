@@ -1,9 +1,12 @@
 """Gemini CLI: a BeforeTool hook on run_shell_command that routes commands through `wrap`.
 
 Gemini CLI merges `hookSpecificOutput.tool_input` into the tool's arguments; the hook
-makes no decision, so Gemini's own confirmation and policy rules apply as usual.
-Settings: `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini` when set) or a project's
-`.gemini/settings.json`; the hook timeout is in milliseconds there.
+makes no decision. Gemini CLI then judges the command it was handed, the rewritten
+one: its command-substitution block, its policy rules and its policy engine's
+heuristics. So a command any of them could judge differently once rewritten runs
+exactly as written (`_gemini_rules`): the hook never widens nor narrows what Gemini
+CLI allows. Settings: `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini` when set)
+or a project's `.gemini/settings.json`; the hook timeout is in milliseconds there.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ class GeminiCli(Host):
         "description": "route shell commands through tokenjuice wrap (reduced output, full output kept locally)",
     }
     after_install = "Takes effect in new Gemini CLI sessions."
+    # Not git: Gemini CLI asks before git in a folder it does not trust, and doctor's
+    # sample folder is a fresh one.
+    sample_command = "date"
 
     def settings_path(self, scope: str, project_dir: str | None = None) -> str:
         if scope == "user":
@@ -64,7 +70,8 @@ class GeminiCli(Host):
         return None
 
     def handle(self, payload: Mapping[str, object]) -> dict[str, object] | None:
-        from tokenjuice.hosts._hook import plan_for
+        from tokenjuice.hosts import _gemini_rules as gemini
+        from tokenjuice.hosts._hook import debug, plan_for
 
         if payload.get("hook_event_name", "BeforeTool") != "BeforeTool":
             return None
@@ -73,11 +80,33 @@ class GeminiCli(Host):
         tool_input = payload.get("tool_input")
         if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
             return None
+        command: str = tool_input["command"]
+        if gemini.blocks_substitution(command):
+            debug(f"Gemini CLI blocks its command substitution; left for it to refuse: {command[:200]!r}")
+            return None
+        cwd = payload.get("cwd")
+        where = cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None
         # Gemini CLI runs commands with `bash -c` on POSIX systems.
-        plan = plan_for(tool_input["command"], "bash", payload.get("cwd"))
+        plan = plan_for(command, "bash", where, substitutions=False)
         if plan.command is None:
             return None
+        why = verdict_change(command, plan.command, tool_input, where)
+        if why:
+            debug(f"left alone, {why}: {command[:200]!r}")
+            return None
         return {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": plan.command}}}
+
+
+def verdict_change(command: str, rewritten: str, tool_input: Mapping[str, object], cwd: str | None) -> str | None:
+    """Why Gemini CLI could judge `rewritten` otherwise than `command` (None: it cannot)."""
+    from tokenjuice.command import tokenize
+    from tokenjuice.hosts import _gemini_rules as gemini
+
+    rules = gemini.load(cwd)
+    why = rules.matching(command, rewritten, tool_input)
+    if why:
+        return why
+    return gemini.heuristics(tokenize(command), trusted=gemini.trusted(cwd, rules))
 
 
 HOST = GeminiCli()

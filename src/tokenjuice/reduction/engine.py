@@ -37,6 +37,8 @@ MIN_SAVED_TOKENS = 100
 MIN_SAVED_SHARE = 0.25
 # What fail-open passes on at most: head and tail of the original around a marker.
 FAIL_OPEN_MAX_CHARS = 64_000
+# After an output passed whole because no store could keep it for a reduction.
+UNSTORED_NOTE = "[shown whole: the full output could not be stored, so nothing was left out]"
 
 
 class Selection:
@@ -422,6 +424,9 @@ class Reducer:
         pointer = None
         if streamed is not None or au.lossy:
             pointer = self._keep_raw(run, red, raw)
+            if red.artifact is None and pointer is not None and streamed is None:
+                # Nothing could keep the raw output: what the reduction drops would be lost.
+                return self._raw(run, raw, "unstored", cls)
         text = foot.compose(run, facts, pointer)
         if text == raw:
             return self._raw(run, raw, "original", cls)
@@ -473,7 +478,7 @@ class Reducer:
         kept = total
         omitted: dict[str, int] = {}
         gap: tuple[int, int] | None = None
-        if mode == "fail-open" and len(body) > FAIL_OPEN_MAX_CHARS:
+        if mode in ("fail-open", "unstored") and len(body) > FAIL_OPEN_MAX_CHARS:
             body, gap = _cap(body, FAIL_OPEN_MAX_CHARS)
             if gap is not None:
                 kept -= gap[1] - gap[0] + 1
@@ -503,10 +508,13 @@ class Reducer:
             mode=mode,
             exit_code=run.exit_code,
         )
-        if omitted:
-            pointer = self._keep_raw(run, red, raw)
-            foot = inline.footer(total - kept, total, omitted, pointer=pointer)
-            red.text = text.rstrip("\n") + "\n" + (foot or "")
+        if omitted or mode == "unstored":
+            if omitted:
+                pointer = self._keep_raw(run, red, raw)
+                foot = inline.footer(total - kept, total, omitted, pointer=pointer)
+                red.text = text.rstrip("\n") + "\n" + (foot or "")
+            else:
+                red.text = text + ("" if text.endswith("\n") else "\n") + UNSTORED_NOTE
             red.reduced_chars = len(red.text)
             red.reduced_tokens = tok.count(red.text)
         return red

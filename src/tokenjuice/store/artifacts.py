@@ -10,6 +10,8 @@ size (default 256 MiB), pruned automatically at most once an hour and by
 `tokenjuice prune`. Reading needs no write access (a read-only connection, so `cat`
 works on a store whose filesystem became read-only), and every read is checked
 against the artifact's SHA-256 first: damaged bytes are an error, never an output.
+When the state directory cannot be written (a sandbox), the default store writes to
+a private folder in the temporary directory instead and reads both (see `fallback`).
 """
 
 from __future__ import annotations
@@ -217,13 +219,25 @@ def artifact_id(data: bytes) -> str:
 
 
 class Store:
-    """The artifact store at `root` (default: the XDG state directory)."""
+    """The artifact store at `root` (default: the XDG state directory). `fallback`: the
+    folder written when `root` cannot be, and read after it (default: for the default
+    store, one in the temporary directory; for a given `root`, none)."""
 
     def __init__(
-        self, root: str | None = None, *, retention_days: float | None = None, max_bytes: int | None = None
+        self,
+        root: str | None = None,
+        *,
+        retention_days: float | None = None,
+        max_bytes: int | None = None,
+        fallback: str | None = None,
     ) -> None:
         self.root = root or state_dir()
         self.path = os.path.join(self.root, "store.sqlite3")
+        if fallback is None and root is None:
+            from tokenjuice.store.fallback import fallback_root
+
+            fallback = fallback_root(self.root)
+        self.fallback = fallback if fallback and os.path.abspath(fallback) != os.path.abspath(self.root) else None
         self.retention_days = (
             retention_days
             if retention_days is not None
@@ -253,51 +267,90 @@ class Store:
         self._local.conn = conn
 
     def connect(self) -> sqlite3.Connection:
+        """The connection this thread writes with: the store at `root`, else at `fallback`."""
         if self._conn is not None:
             return self._conn
+        root = self.root
+        try:
+            conn = self._open(root)
+        except StoreError as first:
+            if self.fallback is None:
+                raise
+            root = self.fallback
+            try:
+                from tokenjuice.store.fallback import make_private
+
+                make_private(root)
+                conn = self._open(root)
+            except (StoreError, OSError) as exc:
+                raise StoreError(f"{first}; nor at {root}: {exc}") from None
+            _log.debug(f"{first}; outputs kept in {root}")
+        self._conn = conn
+        self._local.root = root  # where this thread writes (temporary files too)
+        return conn
+
+    def _open(self, root: str) -> sqlite3.Connection:
         from tokenjuice.store._sqlite import sqlite3
 
+        path = os.path.join(root, "store.sqlite3")
         try:
-            os.makedirs(self.root, mode=0o700, exist_ok=True)
-            os.chmod(self.root, 0o700)
-            fresh = not os.path.exists(self.path)
+            os.makedirs(root, mode=0o700, exist_ok=True)
+            os.chmod(root, 0o700)
+            fresh = not os.path.exists(path)
             if fresh:
                 # Create the file ourselves so it is never world-readable, even briefly.
-                fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
+                fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             conn.row_factory = sqlite3.Row
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             _retry_locked(lambda: _init(conn))
             for suffix in ("", "-wal", "-shm"):
-                p = self.path + suffix
+                p = path + suffix
                 if os.path.exists(p):
                     os.chmod(p, 0o600)
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"artifact store unavailable at {self.path}: {exc}") from None
-        self._conn = conn
+            raise StoreError(f"artifact store unavailable at {path}: {exc}") from None
         return conn
 
-    def _reader(self) -> sqlite3.Connection | None:
-        """A connection for reading: the writer's when this thread has one, else a
-        read-only one (None when there is no store yet). Falls back to an immutable
-        open when read-only needs files it cannot create (a WAL store on a read-only
-        filesystem)."""
-        if self._conn is not None:
-            return self._conn
-        conn: sqlite3.Connection | None = getattr(self._local, "ro", None)
+    def _readers(self) -> list[tuple[str, sqlite3.Connection]]:
+        """(path, connection) of each store this one reads: `root`'s, then `fallback`'s
+        (only a private folder of this user)."""
+        from tokenjuice.store.fallback import is_private
+
+        out = []
+        for root in (self.root, self.fallback):
+            if root is None or (root == self.fallback and not is_private(root)):
+                continue
+            path = os.path.join(root, "store.sqlite3")
+            conn = self._reader(path)
+            if conn is not None:
+                out.append((path, conn))
+        return out
+
+    def _reader(self, path: str) -> sqlite3.Connection | None:
+        """A connection for reading the store at `path`: the writer's when this thread
+        writes there, else a read-only one (None when there is no store yet). Falls back
+        to an immutable open when read-only needs files it cannot create (a WAL store on
+        a read-only filesystem)."""
+        writer = self._conn
+        if writer is not None and _file_of(writer) == os.path.abspath(path):
+            return writer
+        opened: dict[str, sqlite3.Connection] = getattr(self._local, "ro", None) or {}
+        self._local.ro = opened
+        conn: sqlite3.Connection | None = opened.get(path)
         if conn is not None:
             return conn
         try:
-            if os.path.getsize(self.path) == 0:
+            if os.path.getsize(path) == 0:
                 return None  # created, never initialised (the disk was full, say): empty
         except OSError:
             return None
         from tokenjuice.store._sqlite import sqlite3
 
         # The characters a URI path must escape (urllib's import is not worth it).
-        path = os.path.abspath(self.path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-        uri = "file:" + path
+        escaped = os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+        uri = "file:" + escaped
         error: Exception | None = None
         for params in ("?mode=ro", "?mode=ro&immutable=1"):
             try:
@@ -310,18 +363,18 @@ class Store:
                     conn.close()
                 conn = None
                 continue
-            self._local.ro = conn
+            opened[path] = conn
             return conn
-        raise StoreError(f"artifact store unreadable at {self.path}: {error}")
+        raise StoreError(f"artifact store unreadable at {path}: {error}")
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-        ro = getattr(self._local, "ro", None)
-        if ro is not None:
-            ro.close()
-            self._local.ro = None
+        opened: dict[str, sqlite3.Connection] = getattr(self._local, "ro", None) or {}
+        for conn in opened.values():
+            conn.close()
+        self._local.ro = {}
 
     # ---------------------------------------------------------------- write
 
@@ -444,7 +497,7 @@ class Store:
                 _record_use(conn, aid, now, (session, command, rule, exit_code, lines))
                 return aid
             comp = zlib.compressobj(LEVEL)
-            with open(path, "rb") as src, tempfile.TemporaryFile(dir=self.root) as tmp:
+            with open(path, "rb") as src, tempfile.TemporaryFile(dir=self._local.root) as tmp:
                 for chunk in iter(lambda: src.read(CHUNK), b""):
                     tmp.write(comp.compress(chunk))
                 tmp.write(comp.flush())
@@ -479,44 +532,49 @@ class Store:
         if len(p) < 4 or any(c not in "0123456789abcdef" for c in p):
             raise KeyError(f"not an artifact id: {prefix!r}")
         rows = self._query("SELECT id FROM artifacts WHERE id >= ? AND id < ? LIMIT 2", (p, p + "g"))
-        if not rows:
+        found = sorted({str(r["id"]) for r in rows})
+        if not found:
             raise KeyError(f"no artifact {prefix!r} (it may have been pruned)")
-        if len(rows) > 1:
+        if len(found) > 1:
             raise KeyError(f"artifact id {prefix!r} is ambiguous; give more digits")
-        return str(rows[0]["id"])
+        return found[0]
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        """Rows of a read-only query ([] when there is no store yet)."""
-        from tokenjuice.store._sqlite import sqlite3
+        """Rows of a read-only query over every store read ([] when there is none yet)."""
+        rows: list[sqlite3.Row] = []
+        for path, conn in self._readers():
+            rows += _rows(path, conn, sql, args)
+        return rows
 
-        conn = self._reader()
-        if conn is None:
-            return []
-        try:
-            return conn.execute(sql, args).fetchall()
-        except sqlite3.Error as exc:
-            raise StoreError(f"artifact store unreadable at {self.path}: {exc}") from None
+    def _holder(self, aid: str) -> tuple[str, sqlite3.Connection]:
+        """The store that holds artifact `aid`; KeyError when none does."""
+        for path, conn in self._readers():
+            if _rows(path, conn, "SELECT 1 FROM artifacts WHERE id=?", (aid,)):
+                return path, conn
+        raise KeyError(f"no artifact {aid!r}")
 
     def ids(self) -> list[str]:
         """Every artifact's id, in id order."""
-        return [str(r["id"]) for r in self._query("SELECT id FROM artifacts ORDER BY id")]
+        return sorted({str(r["id"]) for r in self._query("SELECT id FROM artifacts")})
 
     def info(self, aid: str) -> ArtifactInfo:
-        rows = self._query(f"SELECT {_INFO_COLUMNS} FROM artifacts WHERE id=?", (aid,))
-        if not rows:
-            raise KeyError(f"no artifact {aid!r}")
-        info = ArtifactInfo(rows[0])
+        path, conn = self._holder(aid)
+        info = ArtifactInfo(_rows(path, conn, f"SELECT {_INFO_COLUMNS} FROM artifacts WHERE id=?", (aid,))[0])
         info.uses = self.uses(aid)
         return info
 
     def uses(self, aid: str) -> list[dict[str, Any]]:
         """Every run recorded for an output, oldest first (the same bytes from several
         commands are stored once and used by each)."""
-        if self._query("SELECT name FROM sqlite_master WHERE type='table' AND name='uses'"):
+        try:
+            path, conn = self._holder(aid)
+        except KeyError:
+            return []
+        if _rows(path, conn, "SELECT name FROM sqlite_master WHERE type='table' AND name='uses'", ()):
             sql = "SELECT ts, session, command, rule, exit_code FROM uses WHERE id=? ORDER BY ts, rowid"
         else:  # a store of the first layout, not migrated yet (readers never write)
             sql = "SELECT last_used AS ts, session, command, rule, exit_code FROM artifacts WHERE id=?"
-        return [dict(r) for r in self._query(sql, (aid,))]
+        return [dict(r) for r in _rows(path, conn, sql, (aid,))]
 
     def iter_bytes(self, aid: str) -> Iterator[bytes]:
         """The artifact's bytes, decompressed in chunks.
@@ -526,8 +584,7 @@ class Store:
         `DamagedArtifact` instead of coming out.
         """
         info = self.info(aid)
-        rows = self._query("SELECT sha256 FROM artifacts WHERE id=?", (aid,))
-        digest = str(rows[0]["sha256"]) if rows else ""
+        digest = self._digest(aid)
         if info.size <= CHUNK:
             data = b"".join(self._chunks(aid, info))
             _check(aid, digest, info.size, sha256(data).hexdigest(), len(data))
@@ -540,8 +597,7 @@ class Store:
         """Raise `DamagedArtifact` unless the artifact's bytes match their digest."""
         info = info or self.info(aid)
         if digest is None:
-            rows = self._query("SELECT sha256 FROM artifacts WHERE id=?", (aid,))
-            digest = str(rows[0]["sha256"]) if rows else ""
+            digest = self._digest(aid)
         h = hasher(info.size)
         size = 0
         for chunk in self._chunks(aid, info):
@@ -549,15 +605,18 @@ class Store:
             size += len(chunk)
         _check(aid, digest, info.size, h.hexdigest(), size)
 
+    def _digest(self, aid: str) -> str:
+        path, conn = self._holder(aid)
+        rows = _rows(path, conn, "SELECT sha256 FROM artifacts WHERE id=?", (aid,))
+        return str(rows[0]["sha256"]) if rows else ""
+
     def _chunks(self, aid: str, info: ArtifactInfo) -> Iterator[bytes]:
         """The stored bytes, decompressed, unchecked."""
         from tokenjuice.store._sqlite import sqlite3
 
         if info.codec not in ("zlib", "raw"):
             raise DamagedArtifact(aid, f"unknown codec {info.codec!r}")
-        conn = self._reader()
-        if conn is None:
-            raise KeyError(f"no artifact {aid!r}")
+        path, conn = self._holder(aid)
         decomp = zlib.decompressobj() if info.codec == "zlib" else None
         try:
             rowid = _rowid(conn, aid)
@@ -576,7 +635,7 @@ class Store:
         except zlib.error as exc:
             raise DamagedArtifact(aid, f"its compressed bytes do not decompress: {exc}") from None
         except sqlite3.Error as exc:
-            raise StoreError(f"artifact store unreadable at {self.path}: {exc}") from None
+            raise StoreError(f"artifact store unreadable at {path}: {exc}") from None
 
     def read(self, aid: str) -> bytes:
         return b"".join(self.iter_bytes(aid))
@@ -588,18 +647,20 @@ class Store:
             sql += " WHERE session=?"
             args = (session,)
         sql += " ORDER BY last_used DESC, id LIMIT ?"
-        return [ArtifactInfo(r) for r in self._query(sql, (*args, limit))]
+        found = {r["id"]: ArtifactInfo(r) for r in self._query(sql, (*args, limit))}
+        return sorted(found.values(), key=lambda a: (-a.last_used, a.id))[:limit]
 
     def totals(self) -> tuple[int, int, int]:
         """(artifacts, raw bytes, stored bytes)."""
         rows = self._query("SELECT count(*), coalesce(sum(size), 0), coalesce(sum(stored), 0) FROM artifacts")
-        if not rows:
-            return 0, 0, 0
-        return int(rows[0][0]), int(rows[0][1]), int(rows[0][2])
+        return sum(int(r[0]) for r in rows), sum(int(r[1]) for r in rows), sum(int(r[2]) for r in rows)
 
     def check(self) -> str:
-        rows = self._query("PRAGMA quick_check")
-        return str(rows[0][0]) if rows else "ok"
+        """`ok`, or what SQLite's quick check says is wrong with a store read."""
+        for row in self._query("PRAGMA quick_check"):
+            if str(row[0]) != "ok":
+                return str(row[0])
+        return "ok"
 
     # ---------------------------------------------------------------- prune
 
@@ -687,6 +748,23 @@ def _check(aid: str, digest: str, size: int, got_digest: str, got_size: int) -> 
         raise DamagedArtifact(aid, f"{got_size:,} bytes where {size:,} were stored")
     if got_digest != digest:
         raise DamagedArtifact(aid)
+
+
+def _rows(path: str, conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
+    from tokenjuice.store._sqlite import sqlite3
+
+    try:
+        return conn.execute(sql, args).fetchall()
+    except sqlite3.Error as exc:
+        raise StoreError(f"artifact store unreadable at {path}: {exc}") from None
+
+
+def _file_of(conn: sqlite3.Connection) -> str | None:
+    """The database file a connection has open."""
+    for row in conn.execute("PRAGMA database_list").fetchall():
+        if row[1] == "main":
+            return os.path.abspath(str(row[2])) if row[2] else None
+    return None
 
 
 def _rowid(conn: sqlite3.Connection, aid: str) -> int:

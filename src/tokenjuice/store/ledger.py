@@ -4,7 +4,9 @@ Each record is written with a single `write()` on a file opened with O_APPEND, w
 kernel performs atomically for local files, so concurrent tokenjuice processes never
 interleave or lose records and nobody waits on a lock; a crash can at worst leave one
 partial last line, which readers skip. Files are monthly (`ledger/2026-11.jsonl`,
-mode 0600). Recording is best effort: it never raises into a reduction.
+mode 0600). Recording is best effort: it never raises into a reduction. When the state
+directory cannot be written (a sandbox), records go to the store's fallback folder in
+the temporary directory (`tokenjuice.store.fallback`), and readers read both.
 
 A record holds the time, rule, family, a command signature (program and subcommand,
 e.g. `git diff`; the full command line only with `TOKENJUICE_LEDGER_COMMANDS=1`),
@@ -166,25 +168,47 @@ def _dumps(record: dict[str, Any]) -> str:
     return _jsonc.dumps(record, compact=True)
 
 
+def _fallback_dir() -> str | None:
+    """The ledger in the store's fallback folder (None: no temporary directory)."""
+    from tokenjuice.store.fallback import fallback_root
+
+    root = fallback_root(state_dir())
+    return None if root is None else os.path.join(root, "ledger")
+
+
 def append(record: dict[str, Any], directory: str | None = None) -> bool:
     """Append one record; False (and a debug log) when it could not be written."""
-    d = directory or ledger_dir()
     line = (_dumps(record) + "\n").encode("utf-8", "surrogateescape")
-    path = os.path.join(d, time.strftime("%Y-%m", time.gmtime(record.get("ts", time.time()))) + ".jsonl")
+    name = time.strftime("%Y-%m", time.gmtime(record.get("ts", time.time()))) + ".jsonl"
     try:
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        except FileNotFoundError:
-            os.makedirs(d, mode=0o700, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
+        _append(directory or ledger_dir(), name, line)
     except OSError as exc:
-        _log.debug(f"ledger record not written: {exc}")
-        return False
+        fallback = None if directory else _fallback_dir()
+        if fallback is None:
+            _log.debug(f"ledger record not written: {exc}")
+            return False
+        try:
+            from tokenjuice.store.fallback import make_private
+
+            make_private(os.path.dirname(fallback))
+            _append(fallback, name, line)
+        except OSError as again:
+            _log.debug(f"ledger record not written: {exc}; nor in {fallback}: {again}")
+            return False
     return True
+
+
+def _append(d: str, name: str, line: bytes) -> None:
+    path = os.path.join(d, name)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except FileNotFoundError:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
 
 
 def iter_records(
@@ -193,14 +217,21 @@ def iter_records(
     """All records, oldest file first; malformed lines (a crash mid-write) are skipped."""
     import json
 
-    d = directory or ledger_dir()
-    try:
-        names = sorted(n for n in os.listdir(d) if n.endswith(".jsonl"))
-    except OSError:
-        return
-    for name in names:
+    from tokenjuice.store.fallback import is_private
+
+    dirs = [directory or ledger_dir()]
+    fallback = None if directory else _fallback_dir()
+    if fallback is not None and is_private(os.path.dirname(fallback)):
+        dirs.append(fallback)
+    files = []
+    for d in dirs:
         try:
-            with open(os.path.join(d, name), "rb") as f:
+            files += [(n, os.path.join(d, n)) for n in os.listdir(d) if n.endswith(".jsonl")]
+        except OSError:
+            continue
+    for name, path in sorted(files):
+        try:
+            with open(path, "rb") as f:
                 for raw in f:
                     try:
                         rec = json.loads(raw)

@@ -84,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
             sink=sink,
             on_chunk=progress.chunk if progress else None,
             on_tick=progress.tick if progress else None,
+            # One pipe, as the agent's own shell tool has it: `tokenjuice cat` gives the
+            # bytes in the order they were written, an error line where it was printed.
+            merge_stderr=True,
         )
         if progress:
             progress.clear()  # before anything else is printed
