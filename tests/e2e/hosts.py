@@ -208,6 +208,9 @@ class Host:
     unattended: tuple[str, ...] = ()
     # Whether the host runs a command on a terminal (a pty) rather than on pipes.
     terminal: ClassVar[bool] = False
+    # Whether the host reads stdout and stderr on two pipes and joins them as they
+    # arrive (their interleaving then depends on scheduling, not on the command).
+    two_pipes: ClassVar[bool] = False
 
     # -- homes
 
@@ -336,6 +339,8 @@ class ClaudeCode(Host):
 
 
 class Codex(Host):
+    two_pipes = True  # codex's exec reads a child's stdout and stderr apart
+
     def configure(self, home: Path) -> None:
         (home / ".codex").mkdir(exist_ok=True)
         (home / ".codex" / "config.toml").write_text(
