@@ -33,6 +33,10 @@ CHOSEN = [
     ("traceroute example.com", "network/traceroute", "network-route"),
     ("ffmpeg -i input.mov -vf scale=1280:-1 output.mp4", "media/ffmpeg", "media-cli"),
     ("mediainfo output.mp4", "media/mediainfo", "media-cli"),
+    ("swift test", "tests/swift-test", "test-results"),
+    ("swift test --filter ParserTests", "tests/swift-test", "test-results"),
+    ("xcodebuild test -scheme App", "build/xcodebuild", "build-xcode"),
+    ("msbuild App.sln", "build/msbuild", "build-dotnet"),
 ]
 # Commands that look alike but belong to another rule.
 NOT_CHOSEN = [
@@ -43,6 +47,8 @@ NOT_CHOSEN = [
     ("env -u NODE_OPTIONS python3 x.py", "task/env"),
     ("npm install", "package/npm-ls"),
     ("git log --oneline", "search/git-grep"),
+    ("swift build", "tests/swift-test"),
+    ("xcodebuild -version", "build/xcodebuild"),
 ]
 
 
