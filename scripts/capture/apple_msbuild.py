@@ -107,7 +107,7 @@ def _swift_testing() -> dict[str, Any]:
         lines.append(f"✔ Test convertsAmount{k}() passed after 0.002 seconds.")
     lines += [
         "◇ Test roundsHalfEven() started.",
-        f"✘ Test roundsHalfEven() recorded an issue at CurrencyTests.swift:57:9: Expectation failed: "
+        "✘ Test roundsHalfEven() recorded an issue at CurrencyTests.swift:57:9: Expectation failed: "
         "(rounded → 2.5) == 2.4",
         "✘ Test roundsHalfEven() failed after 0.003 seconds with 1 issue.",
         "✘ Test run with 30 tests failed after 0.091 seconds with 1 issue.",
