@@ -13,7 +13,7 @@ from tokenjuice.command import analyze, is_raw_request, with_script_from_output
 from tokenjuice.model import Classification, Reduction, ToolRun
 from tokenjuice.patterns import DEFAULT_PATTERN_BUDGET_S
 from tokenjuice.patterns import Budget as PatternBudget
-from tokenjuice.reduction import audit, inline, pipeline, window
+from tokenjuice.reduction import audit, generic, inline, pipeline, window
 from tokenjuice.reduction.binary import describe, is_binary
 from tokenjuice.reduction.window import Budget
 from tokenjuice.rules import select
@@ -353,7 +353,7 @@ class Reducer:
         if raw_tokens:
             ctx.chars_per_token = max(1.0, len(raw) / raw_tokens)
         if rule.is_fallback:
-            out = pipeline.apply_generic(rule, ctx, self.density_threshold)
+            out = generic.apply_generic(rule, ctx, self.density_threshold)
         else:
             out = pipeline.apply_rule(rule, ctx)
 
