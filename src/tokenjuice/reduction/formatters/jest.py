@@ -14,7 +14,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, js_frame_useful
+from tokenjuice.reduction.formatters._testrun import Run, add_counts, js_frame_useful
 
 SUITE_RE = re.compile(r"^\s*(PASS|FAIL)\s+(\S.*)$")
 TREE_PASS_RE = re.compile(r"^\s+(?:[✓✔√]|○|✎)\s")

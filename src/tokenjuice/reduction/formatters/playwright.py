@@ -15,7 +15,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, js_frame_useful
+from tokenjuice.reduction.formatters._testrun import Run, js_frame_useful
 
 RUNNING_RE = re.compile(r"^Running \d+ tests? using \d+ workers?")
 LIST_LINE_RE = re.compile(r"^\s+([✓✘✔×\-~°])\s+\d+ (?:\[[^\]]+\] › )?\S")
