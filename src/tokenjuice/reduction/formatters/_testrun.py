@@ -206,13 +206,25 @@ class Failure:
         if i is not None:
             self.b.keep(i, protect=True, text=text)
 
+    def error(self, i: int) -> None:
+        """An error line that is the failure's header and first message line at once;
+        the frame count and `repeated` carry on (bun shows the code frame before it)."""
+        self.flush()
+        self.open = True
+        self.first = False
+        self.b.keep(i, protect=True)
+
     def close(self) -> None:
+        """The failure is over (the next one starts afresh)."""
         self.flush()
         self.open = False
+        self.frames = 0
+        self.repeated = False
 
-    def frame(self, i: int, *, library: bool, repeated: str = "", cap: str = "stack frames") -> None:
+    def frame(self, i: int, *, library: bool, repeated: str = "", cap: str = "stack frames") -> bool:
         """A stack frame: a library one goes, as does one beyond the cap (`cap`) or one
-        the runner saw already (`repeated` is then the reason); a project frame stays."""
+        the runner saw already (`repeated` is then the reason); a project frame stays
+        (True)."""
         self.message.flush()
         if library:
             self.b.drop(i, "library frames")
@@ -223,6 +235,8 @@ class Failure:
         else:
             self.frames += 1
             self.b.keep(i)
+            return True
+        return False
 
     def message_line(self, i: int, *, protect: bool = False, text: str | None = None) -> None:
         """A line of the message: the first one and a `protect` one (Expected/Received)
