@@ -1,4 +1,4 @@
-"""testrun_common: what the test-runner formatters share."""
+"""_testrun: what the test-runner formatters share."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from hypothesis import example, given, settings
 
 from tests.reduction.formatters._forms import lines_of
-from tokenjuice.reduction.formatters import testrun_common
+from tokenjuice.reduction.formatters import _testrun
 
 # VENDOR_RE as it was written with `\b` before its word-led alternatives.
 _VENDOR_WORD_LED = re.compile(
@@ -59,4 +59,4 @@ _VENDOR_WORD_LED = re.compile(
 def test_vendor_frames_are_the_ones_the_word_led_pattern_found(line: str) -> None:
     # (`worker.org.gradle.` without its boundary would pass too: `org.gradle.` inside it
     # always has one, so that alternative adds nothing the other does not find.)
-    assert testrun_common.is_vendor(line) is (_VENDOR_WORD_LED.search(line) is not None)
+    assert _testrun.is_vendor(line) is (_VENDOR_WORD_LED.search(line) is not None)
