@@ -1,6 +1,6 @@
 """`tokenjuice mcp`: serve the tools run, read_output and reduce over MCP (stdio).
 
-The server lives in `tokenjuice.mcp_server` and needs the `mcp` extra; without it this
+The server lives in `tokenjuice.mcp` and needs the `mcp` extra; without it this
 command says so in one line and exits 2.
 """
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cwd is not None and not os.path.isdir(args.cwd):
         raise UserError(f"no such directory: {args.cwd}")
     try:
-        from tokenjuice import mcp_server
+        from tokenjuice.mcp import server
     except ModuleNotFoundError as exc:
         # Only a missing third-party module means the extra is not installed.
         if (exc.name or "").split(".")[0] == "tokenjuice":
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     # stdout carries the protocol: every diagnostic goes to stderr.
     _log.use_stderr(verbose=bool(getattr(args, "verbose", False)))
-    mcp_server.run_stdio(cwd=args.cwd, default_timeout_s=args.timeout, max_read_chars=args.max_read_chars)
+    server.run_stdio(cwd=args.cwd, default_timeout_s=args.timeout, max_read_chars=args.max_read_chars)
     return 0
 
 
