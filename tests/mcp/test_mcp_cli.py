@@ -9,11 +9,12 @@ import pytest
 
 import tokenjuice.mcp
 from tokenjuice.cli.commands import mcp as command
+from tokenjuice.cli.options import add_to
 
 
 def _args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    command.add_arguments(parser)
+    add_to(parser, command.OPTIONS)
     return parser.parse_args(list(argv))
 
 

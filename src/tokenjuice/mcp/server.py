@@ -196,9 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     from tokenjuice.cli.commands import mcp as command
+    from tokenjuice.cli.options import add_to
 
     parser = argparse.ArgumentParser(prog="python -m tokenjuice.mcp", description=command.HELP)
-    command.add_arguments(parser)
+    add_to(parser, command.OPTIONS)
     args = parser.parse_args(argv)
     from tokenjuice.cli.main import EXIT_USAGE, UserError
 

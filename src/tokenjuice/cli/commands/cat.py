@@ -7,15 +7,15 @@ import sys
 
 from tokenjuice._humanize import plural
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, positional, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", help="artifact id (or a unique prefix of at least 4 digits)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive; A- or -B open)")
-    g.add_argument("--head", type=int, metavar="N", help="only the first N lines")
-    g.add_argument("--tail", type=int, metavar="N", help="only the last N lines")
-    p.add_argument("--info", action="store_true", help="print what is known about the artifact instead")
+OPTIONS = (
+    positional("id", metavar="ID", help="artifact id (or a unique prefix of at least 4 digits)"),
+    value("--lines", metavar="A-B", exclusive="part", help="only lines A to B (1-based, inclusive; A- or -B open)"),
+    value("--head", convert=int, metavar="N", exclusive="part", help="only the first N lines"),
+    value("--tail", convert=int, metavar="N", exclusive="part", help="only the last N lines"),
+    flag("--info", help="print what is known about the artifact instead"),
+)
 
 
 def parse_range(spec: str) -> tuple[int, int | None]:

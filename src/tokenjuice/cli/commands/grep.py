@@ -11,23 +11,25 @@ import argparse
 import sys
 
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, positional, value
 
 DEFAULT_TIME_LIMIT_S = 10.0
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", help="artifact id (or a unique prefix)")
-    p.add_argument("pattern", metavar="PATTERN", help="regular expression (Python syntax)")
-    p.add_argument("-C", "--context", type=int, default=0, metavar="N", help="N lines of context around matches")
-    p.add_argument("-i", "--ignore-case", action="store_true")
-    p.add_argument("-m", "--max-count", type=int, default=500, metavar="N", help="stop after N matches (default 500)")
-    p.add_argument(
+OPTIONS = (
+    positional("id", metavar="ID", help="artifact id (or a unique prefix)"),
+    positional("pattern", metavar="PATTERN", help="regular expression (Python syntax)"),
+    value("-C", "--context", convert=int, default=0, metavar="N", help="N lines of context around matches"),
+    flag("-i", "--ignore-case"),
+    value("-m", "--max-count", convert=int, default=500, metavar="N", help="stop after N matches (default 500)"),
+    value(
         "--time-limit",
-        type=float,
+        convert=float,
         default=DEFAULT_TIME_LIMIT_S,
         metavar="S",
         help=f"give up a pattern that could backtrack after S seconds (default {DEFAULT_TIME_LIMIT_S:g})",
-    )
+    ),
+)
 
 
 def run(args: argparse.Namespace) -> int:
