@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from tokenjuice.model import ToolRun
     from tokenjuice.patterns import Budget as PatternBudget
     from tokenjuice.patterns import Matcher
-    from tokenjuice.reduction.formatters import FormatOutput, Stream
+    from tokenjuice.reduction.formatters import BatchReader, FormatOutput
     from tokenjuice.rules.rule import Rule
 
 DEFAULT_HEAD = 20
@@ -310,7 +310,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     hints = Hints()
     # A formatter that reads in batches is fed as the batches come; the collector then
     # still gathers the plain result, for when the formatter declines the output.
-    stream = _open_stream(rule, ctx) if formatter and not keep else None
+    stream = _open_reader(rule, ctx) if formatter and not keep else None
     streaming = stream is not None
     streamed_weight = 0
     accepted = False  # the stream has said it will give a result: no plain one is gathered
@@ -392,7 +392,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     line_weights: list[int] = []
     if streaming:
         out.drop("filtered", keep_dropped)
-        fo = _finish_stream(rule, stream, accepted) if stream is not None else None
+        fo = _finish_reader(rule, stream, accepted) if stream is not None else None
         stream = None  # what it held to the end can go before the window works
         # Declined: the collector already holds the plain result.
     elif formatter:
@@ -600,11 +600,11 @@ def _signals() -> ModuleType:
     return signals
 
 
-def _open_stream(rule: Rule, ctx: Context) -> Stream | None:
+def _open_reader(rule: Rule, ctx: Context) -> BatchReader | None:
     """The rule's formatter as a batch reader, when it is one."""
     from tokenjuice.reduction import formatters
 
-    cls = formatters.get_stream(rule.formatter or "")
+    cls = formatters.get_batch_reader(rule.formatter or "")
     if cls is None:
         return None
     fctx = formatters.FormatContext(ctx.run, ctx.cmd, dict(rule.data.get("formatterOptions") or {}))
@@ -615,25 +615,27 @@ def _open_stream(rule: Rule, ctx: Context) -> Stream | None:
         return None
 
 
-def _feed(rule: Rule, stream: Stream | None, lines: list[str], weights: list[int], accepted: bool) -> Stream | None:
+def _feed(
+    rule: Rule, reader: BatchReader | None, lines: list[str], weights: list[int], accepted: bool
+) -> BatchReader | None:
     """Feed one batch; a formatter that fails is dropped (the plain result stands). Once
     it has accepted the output no plain result is gathered: its failure then fails the
     whole reduction open (the engine passes the original output)."""
-    if stream is None:
+    if reader is None:
         return None
     try:
-        stream.feed(lines, weights)
+        reader.feed(lines, weights)
     except Exception as exc:
         if accepted:
             raise
         _formatter_failed(rule, exc)
         return None
-    return stream
+    return reader
 
 
-def _finish_stream(rule: Rule, stream: Stream, accepted: bool) -> FormatOutput | None:
+def _finish_reader(rule: Rule, reader: BatchReader, accepted: bool) -> FormatOutput | None:
     try:
-        result = stream.finish()
+        result = reader.finish()
     except Exception as exc:
         if accepted:
             raise
@@ -688,7 +690,7 @@ def sample_density(text: str) -> float:
 
 def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     """No specific rule: reduce low-density output, pass dense output (capped)."""
-    from tokenjuice.reduction.streams import line_streams
+    from tokenjuice.reduction.channels import line_channels
 
     d = rule.data
     transforms = d.get("transforms") or {}
@@ -697,7 +699,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     text = ctx.text
     rho = sample_density(text)
     raw_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    tags = line_streams(ctx.run, raw_lines)
+    tags = line_channels(ctx.run, raw_lines)
     dense = rho >= threshold
     if not dense and len(text) > limit and transforms.get("collapseTemplates", True) is not False:
         # Repetitive output (lines alike but for their numbers) over the budget: fold it

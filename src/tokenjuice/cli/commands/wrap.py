@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tokenjuice.process import run_command
     from tokenjuice.reduction.engine import Reducer
-    from tokenjuice.stream import SpoolSink
+    from tokenjuice.spooling import SpoolSink
 
     session = args.session or os.environ.get("TOKENJUICE_SESSION")
     reducer = Reducer(
