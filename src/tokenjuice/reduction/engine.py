@@ -289,7 +289,7 @@ class Reducer:
     def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
         """Store the raw output; the pointer text for the footer.
 
-        A streamed output (see `tokenjuice.stream`) is stored from its spool file, with
+        A streamed output (see `tokenjuice.spooling`) is stored from its spool file, with
         bounded memory; `raw` is then only its sample.
         """
         store = self.store

@@ -249,24 +249,24 @@ def _apply_streamed(rule: Rule, ctx: Context, filters: _Filters) -> Outcome | No
     """A formatter that reads in batches, fed as they come (None: it does not). Until
     it accepts the output the window still gathers the plain result, for when it
     declines."""
-    stream = formatting.open_stream(rule, ctx)
-    if stream is None:
+    reader = formatting.open_reader(rule, ctx)
+    if reader is None:
         return None
     d = rule.data
     out = Outcome()
     collector = _rule_collector(d, ctx)
     fed = 0
-    accepted = False  # the stream has said it will give a result: no plain one is gathered
+    accepted = False  # the reader has said it will give a result: no plain one is gathered
     for batch in iter_batches(ctx.text, d.get("transforms") or {}):
         text, weights = batch.text, batch.weights
         del batch
         text, weights = filters.skip(text, weights, out)
         # Protected lines matter to the window, not to a formatter.
         text, weights, prot_idx, _, _ = filters.select(text, weights, marks=not accepted)
-        stream = formatting.feed(rule, stream, text, weights, accepted)
+        reader = formatting.feed(rule, reader, text, weights, accepted)
         fed += sum(weights)
         if not accepted:
-            accepted = stream is not None and bool(getattr(stream, "accepted", False))
+            accepted = reader is not None and bool(getattr(reader, "accepted", False))
             if accepted:
                 # The plain result can no longer be used (see `_feed`): it goes.
                 collector = window.Collector(*window_size(d, ctx.failed))
@@ -276,8 +276,8 @@ def _apply_streamed(rule: Rule, ctx: Context, filters: _Filters) -> Outcome | No
     out.facts = filters.facts(d)
     if filters.summary is not None:
         return _summarized(out, filters.summary)
-    fo = formatting.finish_stream(rule, stream, accepted) if stream is not None else None
-    stream = None  # what it held to the end can go before the window works
+    fo = formatting.finish_reader(rule, reader, accepted) if reader is not None else None
+    reader = None  # what it held to the end can go before the window works
     if fo is None:
         # Declined: the collector already holds the plain result.
         return _conclude(d, ctx, out, collector)
