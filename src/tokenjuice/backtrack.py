@@ -181,6 +181,7 @@ class _Parser:
         self.p = pattern
         self.i = 0
         self.flags = flags
+        self.seen_flags = flags  # every flag in force anywhere, scoped ones included
         self._check_flags()
 
     def _check_flags(self) -> None:
@@ -398,6 +399,7 @@ class _Parser:
             ch = self.take()
         saved = self.flags
         self.flags = (self.flags | on) & ~off
+        self.seen_flags |= self.flags
         self._check_flags()
         if ch == ")":
             return None  # global flags (only allowed at the start): they stay set
@@ -596,6 +598,23 @@ def _anchored(tree: _Alt) -> bool:
     return all(
         bool(branch) and isinstance(branch[0], _Assert) and branch[0].kind in ("^", "A") for branch in tree.branches
     )
+
+
+class Syntax:
+    """A pattern read by the same parser, for other analyses of its text (`prefilter`):
+    `tree`, the flags in force at its end (`flags`) and anywhere in it (`seen_flags`)."""
+
+    Char, Assert, Alt, Repeat = _Char, _Assert, _Alt, _Repeat
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        """Raises ValueError for a pattern the parser does not understand."""
+        try:
+            parser = _Parser(pattern, int(flags))
+            self.tree = parser.parse()
+        except (_Unreadable, IndexError, RecursionError) as exc:
+            raise ValueError(NOT_UNDERSTOOD) from exc
+        self.flags = parser.flags
+        self.seen_flags = parser.seen_flags
 
 
 def risk(pattern: str, flags: int = 0) -> str | None:

@@ -76,11 +76,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _fastargs.parse(args_list)
     if args is None:
-        from tokenjuice import _recache
-
-        # Before argparse: it and the gettext and locale modules it imports compile
-        # patterns of their own, about 3 ms a process that the regex cache saves.
-        _recache.prime_re()
         from tokenjuice.cli._parser import build_parser
 
         parser = build_parser(only=_command_name(args_list))
