@@ -38,12 +38,13 @@ def _c() -> Any:
     """The `_json` module with a scanner made, or None (then the json package)."""
     got = _state.get("c", False)
     if got is False:
-        try:
-            import _json  # type: ignore[import-not-found,unused-ignore]
+        from tokenjuice import _compat
 
-            _state["scanner"] = _json.make_scanner(_Context())  # type: ignore[arg-type,unused-ignore]
-            got = _json
-        except Exception:  # noqa: BLE001 - another implementation
+        got = _compat.json_c()
+        try:
+            if got is not None:
+                _state["scanner"] = got.make_scanner(_Context())
+        except Exception:  # noqa: BLE001 - an accelerator that does not take this context
             got = None
         _state["c"] = got
     return got

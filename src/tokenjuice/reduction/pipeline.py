@@ -15,7 +15,7 @@ omission: blank lines weigh nothing, and `lines_total` counts non-blank lines.
 
 from __future__ import annotations
 
-import _operator as operator  # `operator` re-exports it, at a cost
+import operator
 from itertools import accumulate, compress, count, repeat
 
 from tokenjuice import _log

@@ -14,9 +14,9 @@ Patterns are compiled on first use.
 
 from __future__ import annotations
 
-from _bisect import bisect_right
-from _operator import itemgetter
+from bisect import bisect_right
 from itertools import accumulate, repeat
+from operator import itemgetter
 
 from tokenjuice import _re as re
 
@@ -151,8 +151,8 @@ def _trie(words: Iterable[str]) -> str:
         by.setdefault(w[0], []).append(w[1:])
     parts = []
     for ch, rests in sorted(by.items()):
-        # Longest first; ties by text so the pattern (a key of the regex cache) is the
-        # same string in every process, whatever the hash seed.
+        # Longest first; ties by text so the pattern (a key of the pattern-facts cache)
+        # is the same string in every process, whatever the hash seed.
         alts = sorted(set(rests), key=lambda a: (-len(a), a))
         inner = "|".join(re.escape(a) for a in alts if a)
         opt = "?" if "" in alts else ""
