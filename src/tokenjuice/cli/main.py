@@ -90,10 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Under an agent, wrap's stderr is part of what the model reads.
         log_file = _log.log_path()
     _log.use_stderr(verbose=args.verbose, file=log_file)
-    if args.subcommand_name in HOT_COMMANDS:
-        from tokenjuice import tokens
-
-        tokens.prefer_estimate()
     try:
         module = command_module(COMMANDS[args.subcommand_name][0])
         return int(module.run(args))
