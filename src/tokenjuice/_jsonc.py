@@ -1,7 +1,7 @@
 """JSON for the per-call paths (hook payloads and answers), without the json package.
 
 `import json` brings `re` with it (its decoder and encoder compile patterns when they
-are imported): 31 M instructions, more than the rest of a hook call. The parsing and
+are imported), which a hook call otherwise never needs. The parsing and
 the encoding here are `_json`'s, the C code the json package itself runs, set up as
 `json.loads(text)` and `json.dumps(obj, ensure_ascii=False)` set it up; whatever that
 cannot do (invalid JSON, a value JSON has no form for, another Python implementation)

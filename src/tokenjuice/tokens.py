@@ -6,8 +6,8 @@ exactly what OpenAI's tiktoken counts. Loading it costs most of a second, which 
 reduction must not pay (an agent's first tool call would stall), so reductions count
 with the estimate unless exact figures are asked for: `TOKENJUICE_TOKENIZER=o200k`, or
 `use_exact()` in a process that wants them (a long-lived host, a report). Past
-`EXACT_MAX_CHARS` the exact count is scaled from exact counts of samples (about 0.1 s
-per MB otherwise).
+`EXACT_MAX_CHARS` the exact count is scaled from exact counts of samples, so counting
+a huge output does not take longer than reducing it.
 
 Estimate: `ceil(utf8_bytes * 0.3)`. Calibrated against o200k_base on captured tool
 output (`python scripts/calibrate_tokens.py`): tool output runs denser than prose, and
@@ -46,8 +46,8 @@ def estimate(text: str) -> int:
     return int(utf8_len(text) * TOKENS_PER_BYTE + 0.999)
 
 
-# Exact counting costs about 0.1 s per MB; past this many characters the count is
-# scaled from an exact count of the first and last quarter-megabyte instead.
+# Exact counting grows with the text; past this many characters the count is scaled
+# from an exact count of the first and last quarter-megabyte instead.
 EXACT_MAX_CHARS = 512 * 1024
 
 
