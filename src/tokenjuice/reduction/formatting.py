@@ -7,7 +7,7 @@ from tokenjuice import _log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tokenjuice.reduction.formatters import FormatOutput, BatchReader
+    from tokenjuice.reduction.formatters import BatchReader, FormatOutput
     from tokenjuice.reduction.pipeline import Context, Outcome
     from tokenjuice.rules.rule import Rule
 
@@ -75,7 +75,7 @@ def feed(
 
 def finish_reader(rule: Rule, reader: BatchReader, accepted: bool) -> FormatOutput | None:
     try:
-        result = stream.finish()
+        result = reader.finish()
     except Exception as exc:
         if accepted:
             raise
