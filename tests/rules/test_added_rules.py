@@ -37,6 +37,18 @@ CHOSEN = [
     ("swift test --filter ParserTests", "tests/swift-test", "test-results"),
     ("xcodebuild test -scheme App", "build/xcodebuild", "build-xcode"),
     ("msbuild App.sln", "build/msbuild", "build-dotnet"),
+    ("flyctl status", "cloud/flyctl", "deploy-cli"),
+    ("fly deploy", "cloud/flyctl", "deploy-cli"),
+    ("gh issue list --json number,title", "cloud/gh", "developer-cli"),
+    ("gh pr view 12 --json title --jq .title", "cloud/gh", "developer-cli"),
+    ("vercel deploy --prod", "cloud/vercel", "deploy-cli"),
+    ("mongosh --quiet", "database/mongosh", "database-cli"),
+    ("pulumi up", "devops/pulumi", "iac-cli"),
+    ("fnm install 22.14.0", "package/fnm", "runtime-manager"),
+    ("launchctl list", "service/launchctl", "service-state"),
+    ("pm2 list", "service/pm2", "service-process-manager"),
+    ("service nginx status", "service/service", "service-state"),
+    ("mise run check", "task/mise", "task-runner"),
 ]
 # Commands that look alike but belong to another rule.
 NOT_CHOSEN = [
@@ -49,6 +61,8 @@ NOT_CHOSEN = [
     ("git log --oneline", "search/git-grep"),
     ("swift build", "tests/swift-test"),
     ("xcodebuild -version", "build/xcodebuild"),
+    ("gh api repos/acme/shop --jq .name", "cloud/gh"),
+    ("gh pr list", "cloud/gh"),
 ]
 
 

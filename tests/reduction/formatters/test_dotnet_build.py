@@ -14,11 +14,11 @@ IDS = ["dotnet-build-errors", "dotnet-build-warnings-large", "dotnet-build-resto
 
 @pytest.mark.parametrize("fid", IDS)
 def test_every_signal_kept(fid: str) -> None:
-    reduced("dotnet", fid, "build/dotnet-build")
+    reduced("dotnet", fid, "build/dotnet")
 
 
 def test_summary_repeats_and_restore_chatter_go() -> None:
-    fx, red = reduced("dotnet", "dotnet-build-errors", "build/dotnet-build")
+    fx, red = reduced("dotnet", "dotnet-build-errors", "build/dotnet")
     for loc in signals(fx, "error_location") + signals(fx, "warning_location"):
         assert raw(fx).count(loc) == 2
         assert red.text.count(loc) == 1
@@ -32,14 +32,14 @@ def test_summary_repeats_and_restore_chatter_go() -> None:
 
 
 def test_large_solution_groups_warnings_per_project() -> None:
-    fx, red = reduced("dotnet", "dotnet-build-warnings-large", "build/dotnet-build")
+    fx, red = reduced("dotnet", "dotnet-build-warnings-large", "build/dotnet")
     assert raw(fx).count("warning CS8602") == 120
     assert len(re.findall(r"warning CS8602: .* \[\S+/Shop\.\w+\.csproj\] \(10×\):$", red.text, re.M)) == 6
     assert red.reduced_chars < red.raw_chars * 0.25
 
 
 def test_accounting_and_unrelated_output() -> None:
-    fx, _ = reduced("dotnet", "dotnet-build-errors", "build/dotnet-build")
+    fx, _ = reduced("dotnet", "dotnet-build-errors", "build/dotnet")
     lines = raw(fx).splitlines()
     out = run_formatter("dotnet-build", raw(fx), exit_code=1)
     assert out is not None and accounted(out, len(lines))
