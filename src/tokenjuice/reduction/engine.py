@@ -348,13 +348,8 @@ class Reducer:
         raw_tokens = tok.count(raw)
         if raw_tokens:
             ctx.chars_per_token = max(1.0, len(raw) / raw_tokens)
-<<<<<<< HEAD
         if rule.is_fallback or rule.pipeline().generic_for(raw):
-            out = pipeline.apply_generic(rule, ctx, self.density_threshold)
-=======
-        if rule.is_fallback:
             out = generic.apply_generic(rule, ctx, self.density_threshold)
->>>>>>> main
         else:
             out = pipeline.apply_rule(rule, ctx)
 

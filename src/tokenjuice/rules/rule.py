@@ -166,11 +166,7 @@ def head(data: dict[str, Any]) -> dict[str, Any]:
 class RulePipeline:
     """Pattern specs of a rule's filters, counters and matchOutput entries."""
 
-<<<<<<< HEAD
-    __slots__ = ("counters", "generic_unless", "keep", "match_output", "protect", "skip")
-=======
-    __slots__ = ("counters", "diagnostics", "keep", "match_output", "protect", "skip")
->>>>>>> main
+    __slots__ = ("counters", "diagnostics", "generic_unless", "keep", "match_output", "protect", "skip")
 
     def __init__(self, rule: Rule) -> None:
         d = rule.data
