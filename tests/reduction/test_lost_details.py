@@ -172,3 +172,13 @@ def test_log_counters_do_not_count_exception_names_or_words() -> None:
     text = _log("TypeError: x is undefined (reported, not an error level)")
     red = _reduce("docker logs api", text.replace("[error] worker 3", "worker 3"))
     assert red.facts.get("error line") == 1
+
+
+def test_dnf_upgrade_keeps_every_table_row_with_its_section() -> None:
+    fx, red = reduce_fixture("dnf", "dnf-upgrade-large")
+    rows = [ln for ln in fx["combined"].splitlines() if re.match(r"^ \S+ +(?:x86_64|noarch) +\S+ +\S+", ln)]
+    assert len(rows) == 161
+    kept = red.text.splitlines()
+    assert all(r in kept for r in rows)
+    assert "Upgrading:" in kept
+    assert "Installing:" in kept
