@@ -140,7 +140,10 @@ DOTNET = (
 )
 
 
-@pytest.mark.parametrize("command", ["dotnet build", "dotnet publish -c Release", "msbuild App.sln"])
+@pytest.mark.parametrize(
+    "command",
+    ["dotnet build", "dotnet publish -c Release", "msbuild App.sln", "dotnet test", "dotnet msbuild", "make build"],
+)
 def test_msbuild_diagnostics_keep_the_full_project_path(command: str) -> None:
     red = _reduce(command, DOTNET, 1)
     # Two projects named App.csproj: only the full path tells which one failed.
