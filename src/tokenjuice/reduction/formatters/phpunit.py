@@ -123,32 +123,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.drop(i, "repeated failures")
             continue
         if fail.open:
-            g = GUTTER_RE.match(line)
-            text = g.group(1) if g else line
-            if not text.strip() or text.strip() in ("--", "."):
-                fail.message.flush()
-                b.drop(i, "blank")
-                continue
-            loc = LOCATION_RE.match(text.strip())
-            if loc:
-                fail.message.flush()
-                if is_vendor(text):
-                    b.drop(i, "library frames")
-                elif text.strip() in seen_locations:
-                    b.drop(i, "repeated locations")
-                else:
-                    seen_locations.add(text.strip())
-                    b.keep(i, protect=True, text=text.strip())
-                continue
-            if DIFF_HEADER_RE.match(text.strip()):
-                fail.message.flush()
-                b.drop(i, "diff headers")
-                continue
-            if g and not fail.first:
-                fail.message.flush()
-                b.keep(i, text=text)  # testdox: keep the diff body lines as they are
-                continue
-            fail.message_line(i, text=text)
+            _defect_line(b, fail, i, line, seen_locations)
             continue
         if line == "--":
             b.drop(i, "separators")
@@ -180,3 +155,34 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         return None
     del verdict
     return b.build(final=True)
+
+
+def _defect_line(b: Builder, fail: Failure, i: int, line: str, seen_locations: set[str]) -> None:
+    """A line of a defect's body (behind testdox's `│` gutter, or not): its message,
+    its project locations once each, its diff."""
+    g = GUTTER_RE.match(line)
+    text = g.group(1) if g else line
+    if not text.strip() or text.strip() in ("--", "."):
+        fail.message.flush()
+        b.drop(i, "blank")
+        return
+    loc = LOCATION_RE.match(text.strip())
+    if loc:
+        fail.message.flush()
+        if is_vendor(text):
+            b.drop(i, "library frames")
+        elif text.strip() in seen_locations:
+            b.drop(i, "repeated locations")
+        else:
+            seen_locations.add(text.strip())
+            b.keep(i, protect=True, text=text.strip())
+        return
+    if DIFF_HEADER_RE.match(text.strip()):
+        fail.message.flush()
+        b.drop(i, "diff headers")
+        return
+    if g and not fail.first:
+        fail.message.flush()
+        b.keep(i, text=text)  # testdox: keep the diff body lines as they are
+        return
+    fail.message_line(i, text=text)
