@@ -174,8 +174,8 @@ def test_result_fields_and_json_shape() -> None:
     red = builtin().reduce_run(fixture_run(fx))
     d = red.to_dict()
     assert d["inlineText"] == red.text
-    assert d["classification"]["matchedReducer"] == "build/make"
-    assert d["classification"]["family"] == "make"
+    assert d["classification"]["matchedReducer"] == "task/make"
+    assert d["classification"]["family"] == "task-runner"
     assert d["stats"]["rawChars"] == len(fixture_run(fx).combined)
     assert d["stats"]["reducedChars"] == len(red.text)
     assert 0 < d["stats"]["ratio"] < 1

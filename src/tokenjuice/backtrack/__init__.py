@@ -228,6 +228,23 @@ def _anchored(tree: Alt) -> bool:
     )
 
 
+class Syntax:
+    """A pattern read by the same parser, for other analyses of its text (`prefilter`):
+    `tree`, the flags in force at its end (`flags`) and anywhere in it (`seen_flags`)."""
+
+    Char, Assert, Alt, Repeat = Char, Assert, Alt, Repeat
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        """Raises ValueError for a pattern the parser does not understand."""
+        try:
+            parser = Parser(pattern, int(flags))
+            self.tree = parser.parse()
+        except (Unreadable, IndexError, RecursionError) as exc:
+            raise ValueError(NOT_UNDERSTOOD) from exc
+        self.flags = parser.flags
+        self.seen_flags = parser.seen_flags
+
+
 def risk(pattern: str, flags: int = 0) -> str | None:
     """Why `pattern` (Python syntax) could backtrack catastrophically, or None when it
     provably cannot. A pattern this check cannot read is risky (`NOT_UNDERSTOOD`)."""

@@ -66,6 +66,7 @@ class Parser:
         self.p = pattern
         self.i = 0
         self.flags = flags
+        self.seen_flags = flags  # every flag in force anywhere, scoped ones included
         self._check_flags()
 
     def _check_flags(self) -> None:
@@ -283,6 +284,7 @@ class Parser:
             ch = self.take()
         saved = self.flags
         self.flags = (self.flags | on) & ~off
+        self.seen_flags |= self.flags
         self._check_flags()
         if ch == ")":
             return None  # global flags (only allowed at the start): they stay set

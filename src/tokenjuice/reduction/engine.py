@@ -289,7 +289,7 @@ class Reducer:
     def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
         """Store the raw output; the pointer text for the footer.
 
-        A streamed output (see `tokenjuice.stream`) is stored from its spool file, with
+        A streamed output (see `tokenjuice.spooling`) is stored from its spool file, with
         bounded memory; `raw` is then only its sample.
         """
         store = self.store
@@ -390,7 +390,7 @@ class Reducer:
             has_body = False
             facts = None
         if not has_body and not facts and raw and not raw.isspace() and streamed is None:
-            return self._raw(run, raw, "original", cls)
+            return self._raw(run, raw, "original", cls, out.facts)
         limit = budget.chars(ctx.chars_per_token)
         cap = limit * ((rule.data.get("summarize") or {}).get("maxFactor") or window.MAX_FACTOR)
         au = compose.audited(raw, out.body, cap, budget.max_line_chars, failed, streamed)
@@ -416,17 +416,18 @@ class Reducer:
             # gives way to the raw output, and nothing is kept for it.
             probe = foot.compose(run, facts, compose.POINTER_PROBE if au.lossy and self._store_enabled else None)
             if not compose.worth_it(raw, probe, run, self.min_saved_tokens, self.min_saved_share):
-                return self._raw(run, raw, "original", cls)
+                return self._raw(run, raw, "original", cls, out.facts)
         pointer = None
         if streamed is not None or au.lossy:
             pointer = self._keep_raw(run, red, raw)
             if red.artifact is None and pointer is not None and streamed is None:
                 # Nothing could keep the raw output: what the reduction drops would be lost.
-                return self._raw(run, raw, "unstored", cls)
+                return self._raw(run, raw, "unstored", cls, out.facts)
         text = foot.compose(run, facts, pointer)
         if text == raw:
-            return self._raw(run, raw, "original", cls)
+            return self._raw(run, raw, "original", cls, out.facts)
         red.text = text
+        red.preview = inline.compose(None, facts, au.body)
         red.reduced_chars = len(text)
         red.reduced_tokens = tok.count(text)
         return red
@@ -463,9 +464,12 @@ class Reducer:
         red.reduced_tokens = tok.count(text)
         return red
 
-    def _raw(self, run: ToolRun, raw: str, mode: str, cls: Classification | None = None) -> Reduction:
+    def _raw(
+        self, run: ToolRun, raw: str, mode: str, cls: Classification | None = None, facts: dict[str, int] | None = None
+    ) -> Reduction:
         """The original output byte for byte (only an `exit N` line before it), or on
-        fail-open for a huge output its head and tail around the range left out."""
+        fail-open for a huge output its head and tail around the range left out.
+        `facts`: the chosen rule's counts, stated even when its text gives way."""
         from tokenjuice.tokens import counter
 
         tok = counter()
@@ -493,6 +497,7 @@ class Reducer:
             rule_id=cls.matched_reducer or mode,
             family=cls.family,
             classification=cls,
+            facts=facts,
             raw_chars=len(raw),
             raw_tokens=tok.count(raw),
             reduced_tokens=tok.count(text),

@@ -7,7 +7,7 @@ from tokenjuice import _log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tokenjuice.reduction.formatters import FormatOutput, Stream
+    from tokenjuice.reduction.formatters import BatchReader, FormatOutput
     from tokenjuice.reduction.pipeline import Context, Outcome
     from tokenjuice.rules.rule import Rule
 
@@ -40,11 +40,11 @@ def failed(rule: Rule, exc: Exception) -> None:
     _log.warn(f"formatter {rule.formatter!r} failed ({type(exc).__name__}: {exc}); rule applied without it")
 
 
-def open_stream(rule: Rule, ctx: Context) -> Stream | None:
+def open_reader(rule: Rule, ctx: Context) -> BatchReader | None:
     """The rule's formatter as a batch reader, when it is one."""
     from tokenjuice.reduction import formatters
 
-    cls = formatters.get_stream(rule.formatter or "")
+    cls = formatters.get_batch_reader(rule.formatter or "")
     if cls is None:
         return None
     fctx = formatters.FormatContext(ctx.run, ctx.cmd, dict(rule.data.get("formatterOptions") or {}))
@@ -55,25 +55,27 @@ def open_stream(rule: Rule, ctx: Context) -> Stream | None:
         return None
 
 
-def feed(rule: Rule, stream: Stream | None, lines: list[str], weights: list[int], accepted: bool) -> Stream | None:
+def feed(
+    rule: Rule, reader: BatchReader | None, lines: list[str], weights: list[int], accepted: bool
+) -> BatchReader | None:
     """Feed one batch; a formatter that fails is dropped (the plain result stands). Once
     it has accepted the output no plain result is gathered: its failure then fails the
     whole reduction open (the engine passes the original output)."""
-    if stream is None:
+    if reader is None:
         return None
     try:
-        stream.feed(lines, weights)
+        reader.feed(lines, weights)
     except Exception as exc:
         if accepted:
             raise
         failed(rule, exc)
         return None
-    return stream
+    return reader
 
 
-def finish_stream(rule: Rule, stream: Stream, accepted: bool) -> FormatOutput | None:
+def finish_reader(rule: Rule, reader: BatchReader, accepted: bool) -> FormatOutput | None:
     try:
-        result = stream.finish()
+        result = reader.finish()
     except Exception as exc:
         if accepted:
             raise

@@ -54,7 +54,7 @@ def sample_density(text: str) -> float:
 def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     """No specific rule: reduce low-density output, pass dense output (capped)."""
     from tokenjuice.reduction import signals
-    from tokenjuice.reduction.streams import line_streams
+    from tokenjuice.reduction.channels import line_channels
 
     d = rule.data
     transforms = d.get("transforms") or {}
@@ -63,7 +63,7 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
     text = ctx.text
     rho = sample_density(text)
     raw_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    tags = line_streams(ctx.run, raw_lines)
+    tags = line_channels(ctx.run, raw_lines)
     dense = rho >= threshold
     if not dense and len(text) > limit and transforms.get("collapseTemplates", True) is not False:
         # Repetitive output (lines alike but for their numbers) over the budget: fold it

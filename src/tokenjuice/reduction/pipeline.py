@@ -127,7 +127,7 @@ class _Filters:
 
     __slots__ = (
         "counters",
-        "failed",
+        "diagnostics",
         "hints",
         "keep",
         "keep_dropped",
@@ -145,7 +145,7 @@ class _Filters:
         pipe = rule.pipeline()
         pb = ctx.pattern_budget
         self.pb = pb
-        self.failed = ctx.failed
+        self.diagnostics = ctx.failed or pipe.diagnostics  # protect what `signals` finds
         self.protect = compile_any(pipe.protect, pb)
         self.skips = [(reason, ms) for reason, specs in pipe.skip.items() if (ms := compile_any(specs, pb))]
         self.keep = compile_any(pipe.keep, pb)
@@ -181,7 +181,7 @@ class _Filters:
             if m is not None:
                 self.pre_counts[name] += _weighted_hits(m, text, weights, self.hints)
         # Diagnostics matter where a filter or the window could drop them.
-        diag: set[int] = _signals().find(text, locations=True) if self.failed and wanted else set()
+        diag: set[int] = _signals().find(text, locations=True) if self.diagnostics and wanted else set()
         prot_idx = set(compress(count(), prot)) if prot is not None else set()
         prot_idx |= diag
         first_keep = False
@@ -249,24 +249,24 @@ def _apply_streamed(rule: Rule, ctx: Context, filters: _Filters) -> Outcome | No
     """A formatter that reads in batches, fed as they come (None: it does not). Until
     it accepts the output the window still gathers the plain result, for when it
     declines."""
-    stream = formatting.open_stream(rule, ctx)
-    if stream is None:
+    reader = formatting.open_reader(rule, ctx)
+    if reader is None:
         return None
     d = rule.data
     out = Outcome()
     collector = _rule_collector(d, ctx)
     fed = 0
-    accepted = False  # the stream has said it will give a result: no plain one is gathered
+    accepted = False  # the reader has said it will give a result: no plain one is gathered
     for batch in iter_batches(ctx.text, d.get("transforms") or {}):
         text, weights = batch.text, batch.weights
         del batch
         text, weights = filters.skip(text, weights, out)
         # Protected lines matter to the window, not to a formatter.
         text, weights, prot_idx, _, _ = filters.select(text, weights, marks=not accepted)
-        stream = formatting.feed(rule, stream, text, weights, accepted)
+        reader = formatting.feed(rule, reader, text, weights, accepted)
         fed += sum(weights)
         if not accepted:
-            accepted = stream is not None and bool(getattr(stream, "accepted", False))
+            accepted = reader is not None and bool(getattr(reader, "accepted", False))
             if accepted:
                 # The plain result can no longer be used (see `_feed`): it goes.
                 collector = window.Collector(*window_size(d, ctx.failed))
@@ -276,8 +276,8 @@ def _apply_streamed(rule: Rule, ctx: Context, filters: _Filters) -> Outcome | No
     out.facts = filters.facts(d)
     if filters.summary is not None:
         return _summarized(out, filters.summary)
-    fo = formatting.finish_stream(rule, stream, accepted) if stream is not None else None
-    stream = None  # what it held to the end can go before the window works
+    fo = formatting.finish_reader(rule, reader, accepted) if reader is not None else None
+    reader = None  # what it held to the end can go before the window works
     if fo is None:
         # Declined: the collector already holds the plain result.
         return _conclude(d, ctx, out, collector)
@@ -381,7 +381,8 @@ def _window_formatted(
 
 def _mark_formatted(filters: _Filters, lines: list[str], protected: list[bool] | None) -> list[bool] | None:
     """`protected` with the rule's protected lines and, on a failing run, diagnostics
-    marked too; only the lines the formatter left unprotected need the checks."""
+    marked too (see `_Filters.diagnostics`); only the lines the formatter left
+    unprotected need the checks."""
     if protected is not None and not any(protected):
         protected = None  # none yet: every line is checked as it is, without copies
     if filters.protect:
@@ -393,7 +394,7 @@ def _mark_formatted(filters: _Filters, lines: list[str], protected: list[bool] |
             for i, hit in zip(rest, _hits(filters.protect, [lines[i] for i in rest], filters.hints), strict=True):
                 if hit:
                     protected[i] = True
-    if filters.failed:
+    if filters.diagnostics:
         unprotected = None
         if protected and any(protected):
             unprotected = list(compress(count(), map(operator.not_, protected)))

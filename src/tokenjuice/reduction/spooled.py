@@ -1,4 +1,4 @@
-"""An output too large to hold, reduced from a sample (see `tokenjuice.stream`): the
+"""An output too large to hold, reduced from a sample (see `tokenjuice.spooling`): the
 rule's counts taken over the whole spooled file, and the note that says what was read."""
 
 from __future__ import annotations

@@ -42,4 +42,4 @@ def test_every_formatter_module_is_registered_and_no_helper_is() -> None:
 def test_names_outside_the_registry_are_unknown(name: str) -> None:
     with pytest.raises(formatters.UnknownFormatter):
         formatters.get(name)
-    assert formatters.get_stream(name) is None
+    assert formatters.get_batch_reader(name) is None

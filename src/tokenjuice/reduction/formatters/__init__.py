@@ -6,14 +6,14 @@ looks at rule ids. `NAMES` lists every formatter; `git-status` is the module
 module defines `format(fi: FormatInput) -> FormatOutput | None`; returning None means
 "not the shape I expected", and the rule's plain pipeline result is used instead.
 
-A formatter that can read its input in batches also defines `Stream`: a class built
+A formatter that can read its input in batches also defines `BatchReader`: a class built
 from a `FormatContext`, fed the surviving lines batch by batch (`feed(lines,
 weights)`), and asked for the result at the end (`finish()`, None as for `format`).
 The engine then never holds the whole output: a huge build log costs memory in
-proportion to what the formatter keeps, not to the log. Until the stream's `accepted`
+proportion to what the formatter keeps, not to the log. Until the reader's `accepted`
 is true the engine also gathers the plain result, for a None from `finish()`; once it
 is, `finish()` must give a result, and a failure fails the reduction open. Such a
-module's `format` is `run_stream(Stream, fi)`, so both ways give the same result.
+module's `format` is `read_at_once(BatchReader, fi)`, so both ways give the same result.
 
 Accounting contract: `weights[i]` is how many input lines output line i stands for
 (0 for a synthetic heading), and `omitted` counts, by reason, the input lines the
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from tokenjuice.command import CommandInfo
     from tokenjuice.model import ToolRun
 
-    class Stream(Protocol):
+    class BatchReader(Protocol):
         """A formatter reading its input in batches (see the module docstring)."""
 
         def __init__(self, ctx: FormatContext) -> None: ...
@@ -171,11 +171,11 @@ class FormatInput(FormatContext):
         self.weights = weights
 
 
-def run_stream(cls: type[Stream], fi: FormatInput) -> FormatOutput | None:
-    """`format` for a streaming formatter: all lines as one batch."""
-    st = cls(fi)
-    st.feed(fi.lines, fi.weights)
-    return st.finish()
+def read_at_once(cls: type[BatchReader], fi: FormatInput) -> FormatOutput | None:
+    """`format` for a formatter that reads in batches: all lines as one batch."""
+    reader = cls(fi)
+    reader.feed(fi.lines, fi.weights)
+    return reader.finish()
 
 
 class FormatOutput:
@@ -249,15 +249,15 @@ def get(name: str) -> Callable[[FormatInput], FormatOutput | None]:
     return fn  # type: ignore[no-any-return]
 
 
-def get_stream(name: str) -> type[Stream] | None:
-    """The `Stream` class of formatter `name`, when it reads in batches (None otherwise,
+def get_batch_reader(name: str) -> type[BatchReader] | None:
+    """The `BatchReader` class of formatter `name`, when it reads in batches (None otherwise,
     and for unknown names: `get` reports those)."""
     try:
         fn = get(name)
     except UnknownFormatter:
         return None
     module = sys.modules[fn.__module__]
-    cls = getattr(module, "Stream", None)
+    cls = getattr(module, "BatchReader", None)
     return cls if isinstance(cls, type) else None
 
 
