@@ -25,21 +25,17 @@ from __future__ import annotations
 
 import codecs
 import os
+import signal
 import time
 
 from tokenjuice.model import STDERR, STDOUT, ToolRun
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import signal
     import subprocess
     from collections.abc import Callable, Mapping, Sequence
     from types import FrameType
     from typing import Any
-else:
-    # `signal`'s functions are `_signal`'s, wrapped to return enums: importing `signal`
-    # brings `enum` (and `functools`, `collections`), 18 M instructions of a `wrap`.
-    import _signal as signal
 
 READ_SIZE = 65536
 TERM_GRACE_S = 3.0
@@ -293,10 +289,8 @@ class _GuardedSink(Sink):
 
 
 def _signal_name(sig: int) -> str:
-    import signal as with_names  # the enum, only when a child was killed
-
     try:
-        return with_names.Signals(sig).name
+        return signal.Signals(sig).name
     except ValueError:
         return f"signal {sig}"
 

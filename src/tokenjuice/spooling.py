@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections import deque
 
 from tokenjuice.model import ToolRun
 from tokenjuice.process import Sink
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections import deque
     from collections.abc import Callable
-else:
-    # `deque` is `_collections`' own; importing `collections` costs 8 M instructions.
-    from _collections import deque
 
 SPOOL_THRESHOLD = 8 << 20
 HEAD_CHARS = 64 * 1024

@@ -83,7 +83,7 @@ def test_no_pointer_when_nothing_was_dropped(tmp_path: Path) -> None:
 def test_store_layout_permissions_and_dedup(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "st"))
     data = b"x" * 50_000 + b"\n"
-    a = store.put(data, session="s1", command="make", rule="build/make", exit_code=2, lines=1)
+    a = store.put(data, session="s1", command="make", rule="task/make", exit_code=2, lines=1)
     b = store.put(data, session="s2")
     assert a == b == artifact_id(data)
     count, raw, stored = store.totals()
@@ -199,7 +199,7 @@ def test_ledger_records_every_reduction(tmp_path: Path) -> None:
     assert r["sig"] == "pytest"
     assert "cmd" not in r  # the full command line only when the user opts in
     assert r["rule"] == "tests/pytest"
-    assert r["family"] == "pytest"
+    assert r["family"] == "test-results"
     assert r["session"] == "sess-1"
     assert r["raw_chars"] > r["red_chars"] > 0
     assert r["raw_tok"] > r["red_tok"] > 0

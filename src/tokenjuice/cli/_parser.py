@@ -40,8 +40,8 @@ class _Formatter(argparse.HelpFormatter):
 
 def _quick_gettext() -> None:
     """argparse looks its few messages up with `gettext.gettext`, which searches the locale
-    directories on every call, and finding the catalogue once imports `locale` (2 ms of
-    every hook call). tokenjuice's own messages are English, so argparse's stay English too."""
+    directories on every call, and finding the catalogue once imports `locale`.
+    tokenjuice's own messages are English, so argparse's stay English too."""
 
     def ngettext(singular: str, plural: str, n: int) -> str:
         return singular if n == 1 else plural

@@ -85,7 +85,7 @@ def build_server(tools: Tools | None = None) -> Server[Any]:
 
 
 def _warm_up() -> None:
-    # The exact tokenizer takes about a second to load: pay it before the first call.
+    # An exact tokenizer (TOKENJUICE_TOKENIZER=o200k) is slow to load: pay it before the first call.
     from tokenjuice.tokens import counter
 
     try:

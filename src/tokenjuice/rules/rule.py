@@ -44,6 +44,7 @@ class Rule:
         "_blob",
         "_data",
         "_pipeline",
+        "aliases",
         "argv0",
         "argv_excludes",
         "argv_includes",
@@ -74,6 +75,8 @@ class Rule:
         self.id: str = data["id"]
         self.family: str = data["family"]
         self.priority: float = data.get("priority", 0)
+        # Other ids this rule answers to: a higher layer's rule with one of them replaces it.
+        self.aliases: tuple[str, ...] = tuple(data.get("aliases") or ())
         self.layer = layer
         self.path = path
         self.match: dict[str, Any] = data.get("match") or {}
@@ -155,8 +158,8 @@ class Rule:
 
 
 def head(data: dict[str, Any]) -> dict[str, Any]:
-    """What choosing a rule reads: its id, family, priority and match criteria."""
-    return {k: data[k] for k in ("id", "family", "priority", "match") if k in data}
+    """What choosing a rule reads: its id, family, aliases, priority and match criteria."""
+    return {k: data[k] for k in ("id", "family", "aliases", "priority", "match") if k in data}
 
 
 class RulePipeline:

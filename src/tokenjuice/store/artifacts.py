@@ -113,10 +113,9 @@ class Store:
         self.max_bytes = max_bytes if max_bytes is not None else pruning.max_bytes()
         # One connection per thread: sqlite3 connections may not cross threads, and
         # agents run tools from thread pools (LangGraph's ToolNode, MCP workers).
-        # `threading.local` is this C class; `threading` itself costs a CLI call 1 ms.
-        import _thread
+        import threading
 
-        self._local = _thread._local()
+        self._local = threading.local()
 
     # ------------------------------------------------------------------ db
 

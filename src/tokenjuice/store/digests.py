@@ -48,17 +48,9 @@ def hasher(size: int) -> Any:
     than hashing a typical output; CPython's own implementation does below a megabyte
     (OpenSSL is faster above)."""
     if size < (1 << 20):
-        try:
-            import _sha256  # type: ignore[import-not-found,unused-ignore]  # CPython 3.11
+        from tokenjuice import _compat
 
-            return _sha256.sha256()
-        except ImportError:
-            try:
-                import _sha2  # type: ignore[import-not-found,unused-ignore]  # CPython 3.12+
-
-                return _sha2.sha256()
-            except ImportError:
-                pass
+        return _compat.sha256()
     import hashlib
 
     return hashlib.sha256()

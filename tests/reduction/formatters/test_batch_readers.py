@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import FIXTURES, all_fixture_paths
 from tokenjuice.model import ToolRun
-from tokenjuice.reduction import pipeline
+from tokenjuice.reduction import batches
 from tokenjuice.reduction.formatters import FormatContext, FormatOutput, get_batch_reader, service_log
 from tokenjuice.reduction.formatters import rustc_diagnostics as rustc
 from tokenjuice.rules.fixtures import fixture_run, load_fixture
@@ -46,7 +46,7 @@ def _read_in_batches(name: str, lines: list[str], weights: list[int], cuts: list
 def _batches(text: str) -> tuple[list[str], list[int]]:
     lines: list[str] = []
     weights: list[int] = []
-    for b in pipeline.iter_batches(text, {}):
+    for b in batches.iter_batches(text, {}):
         lines.extend(b.text)
         weights.extend(b.weights)
     return lines, weights

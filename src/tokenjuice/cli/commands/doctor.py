@@ -161,8 +161,8 @@ def _tokenizer() -> dict[str, object]:
     return {
         "setting": choice,
         "o200k_base_installed": avail["o200k_base"],
-        "cli": "o200k_base" if exact_ok and choice != "auto" else tokens.ESTIMATE_NAME,
-        "long_lived": "o200k_base" if exact_ok else tokens.ESTIMATE_NAME,
+        "reductions": "o200k_base" if exact_ok and choice != "auto" else tokens.ESTIMATE_NAME,
+        "on_request": "o200k_base" if exact_ok else tokens.ESTIMATE_NAME,
     }
 
 
@@ -236,7 +236,8 @@ def _print(report: dict[str, object]) -> None:
     tok = report.get("tokenizer")
     if isinstance(tok, dict):
         w(
-            f"\ntokens: wrap/reduce/hooks count with {tok['cli']}, long-lived processes with {tok['long_lived']}"
+            f"\ntokens: reductions count with {tok['reductions']}, a process that calls"
+            f" tokenjuice.tokens.use_exact() with {tok['on_request']}"
             f" (TOKENJUICE_TOKENIZER={tok['setting']}; o200k_base extra "
             f"{'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
         )

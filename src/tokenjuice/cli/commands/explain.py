@@ -27,8 +27,9 @@ def run(args: argparse.Namespace) -> int:
 
     from tokenjuice.command import analyze, with_script_from_output
     from tokenjuice.model import ToolRun
+    from tokenjuice.reduction.batches import prepare
     from tokenjuice.reduction.engine import Reducer
-    from tokenjuice.reduction.pipeline import density, prepare
+    from tokenjuice.reduction.generic import density
     from tokenjuice.rules.select import MatchInput, explain_misses
 
     words = list(args.cmd)

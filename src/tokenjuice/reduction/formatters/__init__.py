@@ -1,7 +1,7 @@
 """Named formatters: the logic a JSON rule cannot express.
 
 A rule refers to a formatter by name (`"formatter": "git-status"`); the engine never
-looks at rule ids. The name maps to a module by convention, `git-status` →
+looks at rule ids. `NAMES` lists every formatter; `git-status` is the module
 `tokenjuice.reduction.formatters.git_status`, imported only when a rule uses it. Each
 module defines `format(fi: FormatInput) -> FormatOutput | None`; returning None means
 "not the shape I expected", and the rule's plain pipeline result is used instead.
@@ -47,12 +47,98 @@ if TYPE_CHECKING:
         def accepted(self) -> bool: ...
 
 
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
-
-
-def _valid_name(name: str) -> bool:
-    """`git-status`: lower-case words of letters and digits joined by single hyphens."""
-    return bool(name) and name[0].isalpha() and set(name) <= _NAME_CHARS and "--" not in name and name[-1] != "-"
+# Every formatter shipped, by the name rules use: `git-status` is the module
+# `git_status`, imported when a rule first uses it. Modules whose names start with an
+# underscore are helpers the formatters share, never formatters.
+NAMES = frozenset(
+    (
+        "apt-install",
+        "apt-list",
+        "archive-listing",
+        "biome",
+        "bun-test",
+        "cargo-nextest",
+        "cargo-test",
+        "cloud-json",
+        "cmake",
+        "composer-install",
+        "ctest",
+        "df-table",
+        "dig-records",
+        "disk-usage",
+        "docker-build",
+        "docker-logs",
+        "docker-table",
+        "dotnet-build",
+        "dotnet-test",
+        "esbuild",
+        "eslint",
+        "file-content",
+        "flake8",
+        "gcc-diagnostics",
+        "gcloud",
+        "gh-api",
+        "gh-checks",
+        "gh-run-log",
+        "gh-table",
+        "gh-view",
+        "git-blame",
+        "git-branch",
+        "git-commit",
+        "git-diff",
+        "git-log",
+        "git-merge",
+        "git-remote",
+        "git-show",
+        "git-stash",
+        "git-status",
+        "git-sync",
+        "go-test",
+        "golangci-lint",
+        "gradle",
+        "gradle-test",
+        "helm-template",
+        "help-text",
+        "http-response",
+        "javac",
+        "jest",
+        "kubectl-describe",
+        "kubectl-table",
+        "lsof-table",
+        "maven",
+        "maven-test",
+        "mocha",
+        "mypy",
+        "node-test",
+        "npm-install",
+        "path-listing",
+        "phpunit",
+        "pip-install",
+        "playwright",
+        "process-table",
+        "pyfmt-diff",
+        "pylint",
+        "pyright",
+        "pytest",
+        "redis-reply",
+        "rspec",
+        "ruff",
+        "rustc-diagnostics",
+        "search-matches",
+        "service-log",
+        "shellcheck",
+        "socket-table",
+        "sql-result",
+        "stack-trace",
+        "stylelint",
+        "terraform-plan",
+        "tsc",
+        "unittest",
+        "vitest",
+        "wc-counts",
+        "webpack",
+    )
+)
 
 
 class FormatContext:
@@ -155,14 +241,8 @@ def get(name: str) -> Callable[[FormatInput], FormatOutput | None]:
             raise UnknownFormatter(name)
         return fn
     fn = None
-    if _valid_name(name):
-        try:
-            module = _import(f"{__name__}.{name.replace('-', '_')}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name.replace('-', '_')}":
-                raise
-            module = None
-        fn = getattr(module, "format", None) if module is not None else None
+    if name in NAMES:
+        fn = _import(f"{__name__}.{name.replace('-', '_')}").format
     _cache[name] = fn
     if fn is None:
         raise UnknownFormatter(name)
@@ -190,7 +270,4 @@ def _import(name: str) -> ModuleType:
 
 def available() -> list[str]:
     """Names of all formatters shipped with tokenjuice."""
-    from pathlib import Path
-
-    here = Path(__file__).parent
-    return sorted(p.stem.replace("_", "-") for p in here.glob("*.py") if not p.name.startswith("_"))
+    return sorted(NAMES)

@@ -19,7 +19,7 @@ every message stays in the text.
 
 from __future__ import annotations
 
-import _operator as operator  # `operator` re-exports it, at a cost
+import operator
 from array import array
 from collections import Counter
 
