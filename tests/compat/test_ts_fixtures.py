@@ -62,8 +62,6 @@ PART_B = frozenset(
 # Tools ours has no rule for, with why.
 NO_RULE = {
     "openclaw/sessions-history": "an OpenClaw host tool (sessions_history), not a shell command: no argv to match",
-    "build/tsdown": "no tsdown rule yet; `pnpm tsdown` is unwrapped to tsdown, which takes the generic path",
-    "lint/oxlint": "no oxlint rule yet; `pnpm oxlint` is unwrapped to oxlint, which takes the generic path",
 }
 # Runner rules of theirs whose tool ours unwraps to the program it runs.
 RUNNERS = {
