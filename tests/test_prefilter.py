@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.prefilter import required
+from tokenjuice.prefilter import anchored, prefix, required
 
 
 @pytest.mark.parametrize(
@@ -95,3 +95,58 @@ def test_a_match_always_holds_a_required_literal(pattern: str, lines: list[str],
             continue
         hay = line.lower() if lit.fold else line
         assert any(s in hay for s in lit.strings), (pattern, line, lit)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "expected"),
+    [
+        (r"^FAILED ", 0, True),
+        (r"\Aerror|^warning", 0, True),
+        (r"(?:^a|^b)c", 0, True),
+        (r"^a|b", 0, False),
+        (r"^a", re.MULTILINE, False),
+        (r"(?m)^a", 0, False),
+        (r"x(?m:^a)|^b", 0, False),
+        (r"(?=^a)a", 0, False),  # a lookaround is not an anchor this check follows
+        (r"(?x) ^ a", 0, False),  # verbose text is not understood: plain search
+    ],
+)
+def test_anchored(pattern: str, flags: int, expected: bool) -> None:
+    assert anchored(pattern, flags) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "expected"),
+    [
+        (r"\bloaded\s+active", 0, "loaded"),
+        (r"\B--> \S+", 0, "--> "),
+        (r"ab|cd", 0, None),  # two branches, two starts
+        (r"\bxab|xac", 0, "xa"),  # the start every branch shares
+        (r"a\d", 0, None),  # one character is not worth it
+        (r"hello", re.IGNORECASE, None),
+        (r"(?i)hello", 0, None),
+        (r"he(?i:llo)", 0, "he"),
+        (r"\x41\x42c", 0, "ABc"),
+    ],
+)
+def test_prefix(pattern: str, flags: int, expected: str | None) -> None:
+    assert prefix(pattern, flags) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(patterns(), LINES, st.sampled_from([0, re.IGNORECASE]))
+def test_anchored_and_prefix_never_change_a_search(pattern: str, lines: list[str], flags: int) -> None:
+    """An anchored pattern's `match` finds what `search` finds; every match begins
+    (after any word boundary) with the literal prefix."""
+    try:
+        rx = re.compile(pattern, flags)
+    except re.error:
+        return
+    is_anchored = anchored(pattern, flags)
+    start = prefix(pattern, flags)
+    for line in lines:
+        found = rx.search(line)
+        if is_anchored:
+            assert (found is None) == (rx.match(line) is None), (pattern, line)
+        if found is not None and start is not None:
+            assert line.startswith(start, found.start()), (pattern, line, start)

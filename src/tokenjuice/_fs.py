@@ -12,7 +12,7 @@ import itertools
 import os
 
 # Temporary names are this process's id and a counter, created exclusively: `tempfile`
-# would do the same but costs 4-12 ms to import, and the regex cache writes at exit.
+# would do the same, but its import (random, shutil) would cost every call that writes.
 _seq = itertools.count()
 
 

@@ -1,7 +1,7 @@
 """JSON for the per-call paths (hook payloads and answers), without the json package.
 
 `import json` brings `re` with it (its decoder and encoder compile patterns when they
-are imported): 31 M instructions, more than the rest of a hook call. The parsing and
+are imported), which a hook call otherwise never needs. The parsing and
 the encoding here are `_json`'s, the C code the json package itself runs, set up as
 `json.loads(text)` and `json.dumps(obj, ensure_ascii=False)` set it up; whatever that
 cannot do (invalid JSON, a value JSON has no form for, another Python implementation)
@@ -38,12 +38,13 @@ def _c() -> Any:
     """The `_json` module with a scanner made, or None (then the json package)."""
     got = _state.get("c", False)
     if got is False:
-        try:
-            import _json  # type: ignore[import-not-found,unused-ignore]
+        from tokenjuice import _compat
 
-            _state["scanner"] = _json.make_scanner(_Context())  # type: ignore[arg-type,unused-ignore]
-            got = _json
-        except Exception:  # noqa: BLE001 - another implementation
+        got = _compat.json_c()
+        try:
+            if got is not None:
+                _state["scanner"] = got.make_scanner(_Context())
+        except Exception:  # noqa: BLE001 - an accelerator that does not take this context
             got = None
         _state["c"] = got
     return got

@@ -1,7 +1,7 @@
 """Input and result types of one reduction.
 
 Plain `__slots__` classes rather than dataclasses: `dataclasses` pulls in `inspect`,
-which costs several milliseconds on every CLI start.
+which every CLI start would import for nothing.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ class ToolRun:
 
     `combined` is the output in arrival order. When only `stdout`/`stderr` are given it
     is derived from them (stdout first). `interleave` optionally records the arrival
-    order as `(stream, length)` chunks over `combined` (0 = stdout, 1 = stderr); the
-    generic path uses it to tell which line came from which stream.
+    order as `(channel, length)` chunks over `combined` (0 = stdout, 1 = stderr); the
+    generic path uses it to tell which line came from which channel.
     """
 
     __slots__ = (

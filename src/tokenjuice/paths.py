@@ -3,8 +3,8 @@
 User rules are in `$XDG_CONFIG_HOME/tokenjuice/rules` (default `~/.config/…`) on macOS
 too, where the TypeScript tokenjuice keeps them. The XDG lookup is three environment
 variables with fixed defaults; it is written out here rather than taken from
-`platformdirs`, whose import (pathlib, tempfile, shutil) costs 5–8 ms on every
-tool call — a tenth of the whole start-up budget. `TOKENJUICE_HOME` moves everything
+`platformdirs`, whose import (pathlib, tempfile, shutil) every tool call would pay
+for three lookups. `TOKENJUICE_HOME` moves everything
 under one directory (tests, sandboxes); `TOKENJUICE_STATE_DIR` moves only the store.
 """
 

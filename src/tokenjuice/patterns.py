@@ -294,7 +294,7 @@ _ANY_CACHE_MAX = 1024
 
 
 def _has_literals(pattern: str, flags: int) -> bool:
-    # The facts the regex cache keeps answer without importing the prefilter (first call).
+    # The pattern-facts cache answers without importing the prefilter (first call).
     got = _recache.known("required", pattern, flags & re.IGNORECASE)
     if got is _recache.MISSING:
         from tokenjuice import prefilter

@@ -6,7 +6,7 @@ searched. `str.__contains__` runs at memchr speed, while `re` steps through ever
 position of a line whose pattern has no literal prefix; on long outputs where a
 pattern matches few lines this is most of the matching time.
 
-The strings come from Python's own regex parser, walking the parsed pattern: literal
+The strings come from walking the pattern as `tokenjuice.backtrack` parses it: literal
 runs, groups, alternations (one string per branch), repeats taken at least once.
 Anything else (classes, anchors, lookarounds, backreferences) only ends a run, so the
 result is never wrong, at worst absent (None). Under IGNORECASE the strings are
@@ -18,6 +18,7 @@ prefilters on other text.
 from __future__ import annotations
 
 from tokenjuice import _re as re
+from tokenjuice.backtrack import Syntax
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,7 +66,44 @@ def _better(a: tuple[frozenset[str], bool] | None, b: tuple[frozenset[str], bool
     return b if _score(b[0]) > _score(a[0]) else a
 
 
-def _walk(items: Any, ci: bool, c: Any) -> _Info:
+def _literal(node: Any) -> tuple[str, bool] | None:
+    """The one character a node matches (lower-cased when it matches either case)."""
+    if not isinstance(node, Syntax.Char):
+        return None
+    cs = node.cs
+    if cs.neg or len(cs.ranges) != 1 or cs.ranges[0][0] != cs.ranges[0][1] or not cs.cats <= {"c"}:
+        return None
+    ch = chr(cs.ranges[0][0])
+    fold = "c" in cs.cats  # "c": a cased letter under IGNORECASE
+    return (ch.lower() if fold else ch), fold
+
+
+def _node(node: Any) -> _Info:
+    lit = _literal(node)
+    if lit is not None:
+        return _Info(lit[0], None, lit[1])
+    if isinstance(node, Syntax.Alt):
+        return _alt(node.branches)
+    return _Info(None, None, False)
+
+
+def _alt(branches: list[list[Any]]) -> _Info:
+    """One branch: what its sequence requires; several: one string from each."""
+    if len(branches) == 1:
+        return _walk(branches[0])
+    alts: set[str] = set()
+    fold = False
+    for info in (_walk(branch) for branch in branches):
+        got = frozenset([info.exact]) if info.exact else info.req
+        if not got:
+            return _Info(None, None, False)
+        alts |= got
+        fold = fold or info.fold
+    strings, fold = _norm(alts, fold)
+    return _Info(None, strings, fold)
+
+
+def _walk(items: list[Any]) -> _Info:
     run: list[str] = []
     run_fold = False
     pure = True  # every item so far was a literal: the sequence is one exact string
@@ -78,65 +116,36 @@ def _walk(items: Any, ci: bool, c: Any) -> _Info:
             run.clear()
             run_fold = False
 
-    for op, av in items:
-        if op == c.LITERAL:
-            ch = chr(av)
-            run.append(ch.lower() if ci else ch)
-            run_fold = run_fold or ci
-            continue
-        if op in (c.SUBPATTERN, c.ATOMIC_GROUP):
-            if op == c.SUBPATTERN:
-                _gid, add, delete, sub = av
-                sub_ci = (ci or bool(add & re.IGNORECASE)) and not (delete & re.IGNORECASE)
-            else:
-                sub, sub_ci = av, ci
-            info = _walk(sub, sub_ci, c)
-            if info.exact is not None:
-                run.append(info.exact)
-                run_fold = run_fold or info.fold
-                continue
-            pure = False
-            flush()
-            if info.req is not None:
-                best = _better(best, (info.req, info.fold))
-            continue
-        if op == c.BRANCH:
-            infos = [_walk(alt, ci, c) for alt in av[1]]
-            if run and all(i.exact for i in infos):
-                # `re` factors a common prefix out (`Compiling|Checking` is `C` then a
-                # branch): put it back in front of each alternative.
-                prefix = "".join(run)
-                joined = {prefix + (i.exact or "") for i in infos}
+    for item in items:
+        if isinstance(item, Syntax.Alt) and len(item.branches) > 1 and run:
+            infos = [_walk(branch) for branch in item.branches]
+            if all(i.exact for i in infos):
+                # `ab(?:c|d)`: the run so far goes in front of each alternative.
+                joined = {"".join(run) + (i.exact or "") for i in infos}
                 best = _better(best, _norm(joined, run_fold or any(i.fold for i in infos)))
                 run.clear()
                 run_fold = False
                 pure = False
                 continue
+        if isinstance(item, Syntax.Repeat):
             pure = False
             flush()
-            alts: set[str] = set()
-            fold = False
-            for info in infos:
-                got = frozenset([info.exact]) if info.exact else info.req
-                if not got:
-                    alts.clear()
-                    break
-                alts |= got
-                fold = fold or info.fold
-            else:
-                if alts:
-                    best = _better(best, _norm(alts, fold))
-            continue
-        pure = False
-        flush()
-        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
-            lo, _hi, sub = av
-            if lo >= 1:
-                info = _walk(sub, ci, c)
+            if item.lo >= 1:
+                info = _node(item.body)
                 got = frozenset([info.exact]) if info.exact else info.req
                 if got:
                     best = _better(best, (got, info.fold))
-        # Anything else (classes, anchors, lookarounds, references) just ends the run.
+            continue
+        info = _node(item)
+        if info.exact is not None:
+            run.append(info.exact)
+            run_fold = run_fold or info.fold
+            continue
+        # Anything else (classes, anchors, lookarounds, references) ends the run.
+        pure = False
+        flush()
+        if info.req is not None:
+            best = _better(best, (info.req, info.fold))
     if pure:
         return _Info("".join(run), None, run_fold)
     flush()
@@ -155,7 +164,7 @@ _cache: dict[tuple[str, int], Literals | None] = {}
 
 def required(pattern: str, flags: int = 0) -> Literals | None:
     """Strings one of which every match of `pattern` contains; None when there are none
-    worth checking (or the pattern does not parse with Python's `re`)."""
+    worth checking (or the pattern is not understood)."""
     key = (pattern, flags & re.IGNORECASE)
     if key in _cache:
         return _cache[key]
@@ -169,22 +178,16 @@ def required(pattern: str, flags: int = 0) -> Literals | None:
 
 def _required(pattern: str, flags: int) -> tuple[tuple[str, ...], bool] | None:
     """`required` as plain data (the cross-process cache keeps it)."""
-    result: Literals | None = None
     try:
-        from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser  # type: ignore[attr-defined]
-
-        tree = _parser.parse(pattern, flags & re.IGNORECASE)
-        ci = bool(tree.state.flags & re.IGNORECASE)
-        info = _walk(tree, ci, c)
-    except Exception:  # noqa: BLE001 - not parseable by `re`: no prefilter, never an error
-        info = None
-    if info is not None:
-        strings = frozenset([info.exact]) if info.exact else info.req
-        if strings and min(len(s) for s in strings) >= MIN_CHARS:
-            fold = info.fold
-            result = Literals(tuple(sorted(s.lower() for s in strings) if fold else sorted(strings)), fold)
-    return (result.strings, result.fold) if result is not None else None
+        info = _alt(Syntax(pattern, flags & re.IGNORECASE).tree.branches)
+    except (ValueError, RecursionError):  # not understood: no prefilter, never an error
+        return None
+    strings = frozenset([info.exact]) if info.exact else info.req
+    if not strings or min(len(s) for s in strings) < MIN_CHARS:
+        return None
+    if info.fold:
+        return tuple(sorted(s.lower() for s in strings)), True
+    return tuple(sorted(strings)), False
 
 
 _anchored: dict[tuple[str, int], bool] = {}
@@ -204,30 +207,21 @@ def anchored(pattern: str, flags: int = 0) -> bool:
 
 
 def _is_anchored(pattern: str, flags: int) -> bool:
-    if flags & re.MULTILINE:
-        return False
     try:
-        from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser  # type: ignore[attr-defined]
-
-        tree = _parser.parse(pattern, flags)
-        return not tree.state.flags & re.MULTILINE and _starts_at_beginning(list(tree), c)
-    except Exception:  # noqa: BLE001 - not parseable by `re`: plain search
+        syntax = Syntax(pattern, flags)
+    except (ValueError, RecursionError):  # not understood: plain search
         return False
+    return not syntax.seen_flags & re.MULTILINE and all(_starts_at_beginning(b) for b in syntax.tree.branches)
 
 
-def _starts_at_beginning(items: list[Any], c: Any) -> bool:
+def _starts_at_beginning(items: list[Any]) -> bool:
     if not items:
         return False
-    op, av = items[0]
-    if op == c.AT:
-        return bool(av in (c.AT_BEGINNING, c.AT_BEGINNING_STRING))
-    if op == c.BRANCH:
-        return all(_starts_at_beginning(list(alt), c) for alt in av[1])
-    if op == c.SUBPATTERN:
-        return _starts_at_beginning(list(av[3]), c)
-    if op == c.ATOMIC_GROUP:
-        return _starts_at_beginning(list(av), c)
+    first = items[0]
+    if isinstance(first, Syntax.Assert):
+        return first.kind in ("^", "A")
+    if isinstance(first, Syntax.Alt):
+        return all(_starts_at_beginning(b) for b in first.branches)
     return False
 
 
@@ -250,26 +244,35 @@ def prefix(pattern: str, flags: int = 0) -> str | None:
     return result
 
 
+def _is_boundary(node: Any) -> bool:
+    return isinstance(node, Syntax.Assert) and node.kind in ("b", "B")
+
+
 def _literal_prefix(pattern: str, flags: int) -> str:
     """`prefix` as plain data ("" for none)."""
     try:
-        from re import _constants as c  # type: ignore[attr-defined]
-        from re import _parser  # type: ignore[attr-defined]
-
-        tree = _parser.parse(pattern, flags)
-        if tree.state.flags & (re.IGNORECASE | re.LOCALE):
-            return ""
-        items = list(tree)
-    except Exception:  # noqa: BLE001 - not parseable by `re`: plain search
+        syntax = Syntax(pattern, flags)
+    except (ValueError, RecursionError):  # not understood: plain search
         return ""
+    if syntax.flags & (re.IGNORECASE | re.LOCALE):
+        return ""
+    # Several branches (`abc|abd`): the start they share.
+    starts = [_branch_prefix(items) for items in syntax.tree.branches]
+    common = min(starts, key=len)
+    while common and not all(s.startswith(common) for s in starts):
+        common = common[:-1]
+    return common if len(common) >= 2 else ""
+
+
+def _branch_prefix(items: list[Any]) -> str:
     k = 0
-    while k < len(items) and items[k][0] == c.AT and items[k][1] in (c.AT_BOUNDARY, c.AT_NON_BOUNDARY):
+    while k < len(items) and _is_boundary(items[k]):
         k += 1
     run: list[str] = []
-    while k < len(items) and items[k][0] == c.LITERAL:
-        run.append(chr(items[k][1]))
+    while k < len(items) and (lit := _literal(items[k])) is not None and not lit[1]:
+        run.append(lit[0])
         k += 1
-    return "".join(run) if len(run) >= 2 else ""
+    return "".join(run)
 
 
 def for_matcher(matcher: Any) -> Literals | None:

@@ -2,12 +2,12 @@
 
 Exact: `pip install 'tokenjuice[tokens]'` brings `bpe-openai`, which embeds the
 o200k_base vocabulary in its compiled extension (no download, works offline) and counts
-exactly what OpenAI's tiktoken counts. Loading it costs most of a second, so the
-commands that run on every tool call (wrap, reduce, reduce-json, hook) keep using the
-estimate unless `TOKENJUICE_TOKENIZER=o200k` asks for exact counts; long-lived users
-(the Python API, the MCP server, agent interceptors) get exact counts when the extra
-is installed. Past `EXACT_MAX_CHARS` the exact count is scaled from exact counts of
-samples (about 0.1 s per MB otherwise).
+exactly what OpenAI's tiktoken counts. Loading it costs most of a second, which a
+reduction must not pay (an agent's first tool call would stall), so reductions count
+with the estimate unless exact figures are asked for: `TOKENJUICE_TOKENIZER=o200k`, or
+`use_exact()` in a process that wants them (a long-lived host, a report). Past
+`EXACT_MAX_CHARS` the exact count is scaled from exact counts of samples, so counting
+a huge output does not take longer than reducing it.
 
 Estimate: `ceil(utf8_bytes * 0.3)`. Calibrated against o200k_base on captured tool
 output (`python scripts/calibrate_tokens.py`): tool output runs denser than prose, and
@@ -46,8 +46,8 @@ def estimate(text: str) -> int:
     return int(utf8_len(text) * TOKENS_PER_BYTE + 0.999)
 
 
-# Exact counting costs about 0.1 s per MB; past this many characters the count is
-# scaled from an exact count of the first and last quarter-megabyte instead.
+# Exact counting grows with the text; past this many characters the count is scaled
+# from an exact count of the first and last quarter-megabyte instead.
 EXACT_MAX_CHARS = 512 * 1024
 
 
@@ -71,14 +71,15 @@ class Counter:
 
 ESTIMATE = Counter(ESTIMATE_NAME, estimate, False)
 _counter: Counter | None = None
-_prefer_estimate = False
+_want_exact = False
 
 
-def prefer_estimate() -> None:
-    """Short-lived processes: do not pay a second to load the exact tokenizer,
-    unless TOKENJUICE_TOKENIZER asks for it explicitly."""
-    global _prefer_estimate
-    _prefer_estimate = True
+def use_exact() -> None:
+    """Count exactly from now on in this process when the `tokens` extra is installed
+    (the estimate otherwise), unless TOKENJUICE_TOKENIZER=estimate says no."""
+    global _want_exact, _counter
+    _want_exact = True
+    _counter = None
 
 
 def counter() -> Counter:
@@ -93,7 +94,7 @@ def _make_counter() -> Counter:
     choice = os.environ.get("TOKENJUICE_TOKENIZER", "auto").lower()
     if choice in ("estimate", "approx"):
         return ESTIMATE
-    if choice == "auto" and _prefer_estimate:
+    if choice == "auto" and not _want_exact:
         return ESTIMATE
     exact = exact_counter()
     if exact is not None:
@@ -158,6 +159,6 @@ def available() -> dict[str, bool]:
 
 
 def reset() -> None:
-    global _counter, _prefer_estimate
+    global _counter, _want_exact
     _counter = None
-    _prefer_estimate = False
+    _want_exact = False

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from tokenjuice.cli.main import COMMANDS, EXIT_USAGE, command_module
+from tokenjuice.cli.options import add_to
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +40,8 @@ class _Formatter(argparse.HelpFormatter):
 
 def _quick_gettext() -> None:
     """argparse looks its few messages up with `gettext.gettext`, which searches the locale
-    directories on every call, and finding the catalogue once imports `locale` (2 ms of
-    every hook call). tokenjuice's own messages are English, so argparse's stay English too."""
+    directories on every call, and finding the catalogue once imports `locale`.
+    tokenjuice's own messages are English, so argparse's stay English too."""
 
     def ngettext(singular: str, plural: str, n: int) -> str:
         return singular if n == 1 else plural
@@ -82,5 +83,5 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        command_module(module).add_arguments(p)
+        add_to(p, command_module(module).OPTIONS)
     return parser

@@ -1,7 +1,7 @@
 """`tokenjuice` command line: parse the command name, import only that command's module.
 
-Each module in `tokenjuice.cli.commands` defines `add_arguments(parser)` and
-`run(args) -> int`. Bad input ends with one line on stderr and exit code 2.
+Each module in `tokenjuice.cli.commands` declares its arguments in `OPTIONS` (see
+`tokenjuice.cli.options`) and defines `run(args) -> int`. Bad input ends with one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -76,11 +76,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _fastargs.parse(args_list)
     if args is None:
-        from tokenjuice import _recache
-
-        # Before argparse: it and the gettext and locale modules it imports compile
-        # patterns of their own, about 3 ms a process that the regex cache saves.
-        _recache.prime_re()
         from tokenjuice.cli._parser import build_parser
 
         parser = build_parser(only=_command_name(args_list))
@@ -95,10 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Under an agent, wrap's stderr is part of what the model reads.
         log_file = _log.log_path()
     _log.use_stderr(verbose=args.verbose, file=log_file)
-    if args.subcommand_name in HOT_COMMANDS:
-        from tokenjuice import tokens
-
-        tokens.prefer_estimate()
     try:
         module = command_module(COMMANDS[args.subcommand_name][0])
         return int(module.run(args))

@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 
 from tokenjuice.command import tables
-from tokenjuice.command.lexer import ARITH, OP, REDIR, WORD, ShellSyntaxError, is_assignment, shell_quote, tokenize
+from tokenjuice.command.lexer import tokenize
 from tokenjuice.command.scripts import package_script, script_header
+from tokenjuice.command.syntax import ARITH, OP, REDIR, WORD, ShellSyntaxError, is_assignment, shell_quote
 from tokenjuice.command.tables import program_name
 
 TYPE_CHECKING = False

@@ -10,7 +10,7 @@ without a prefilter. The answer is the same either way, only cheaper.
 
 from __future__ import annotations
 
-import _operator as operator  # `operator` re-exports it, at a cost
+import operator
 from itertools import compress, count, repeat
 
 from tokenjuice import _re as re

@@ -6,9 +6,8 @@ from tokenjuice import _re as re
 
 # Patterns are compiled on first use (`re` keeps them): most outputs need none of them.
 # CSI, OSC (hyperlinks, titles; BEL or ST terminated), DCS/SOS/PM/APC strings, and
-# two-byte escapes. An unterminated OSC loses only its introducer. Led by one literal,
-# which `re` scans for: a pattern whose first branch begins with a group makes it try
-# the whole alternation at every position (twice the instructions on colored output).
+# two-byte escapes. An unterminated OSC loses only its introducer. Led by the escape
+# character, so `re` skips straight to each one.
 _ANSI_7BIT = (
     r"\x1b(?:\[[0-?]*[ -/]*[@-~]"
     r"|\][^\x07\x1b]*(?:\x07|\x1b\\)"

@@ -14,9 +14,9 @@ Patterns are compiled on first use.
 
 from __future__ import annotations
 
-from _bisect import bisect_right
-from _operator import itemgetter
+from bisect import bisect_right
 from itertools import accumulate, repeat
+from operator import itemgetter
 
 from tokenjuice import _re as re
 
@@ -118,11 +118,11 @@ def _rx(name: str) -> re.Pattern[str]:
         elif name == "stems_ew":
             # (Without ahocorasick_rs only: see `_stem_lines`.) Every branch starts with
             # a literal, so `re` skips non-candidate positions with a first-character
-            # set; an anchored branch here would cost 4x.
+            # set; an anchored branch here would lose that.
             rx = re.compile(_trie((*_ERROR_STEMS, *_WARNING_STEMS)))
         elif name == "lower_error":
             # The case-insensitive part of ERROR_PATTERN, for lower-cased ASCII text: as
-            # a case-sensitive trie `re` tests one literal per branch (5x faster).
+            # a case-sensitive trie `re` tests one literal per branch, not every fold.
             rx = re.compile(rf"\b(?:{_trie(_ERROR_WORDS.split('|'))})\b")
         elif name == "lower_error_warning":
             rx = re.compile(rf"\b(?:{_trie([*_ERROR_WORDS.split('|'), *_WARNING_WORDS])})\b|\bdeprecat")
@@ -151,8 +151,8 @@ def _trie(words: Iterable[str]) -> str:
         by.setdefault(w[0], []).append(w[1:])
     parts = []
     for ch, rests in sorted(by.items()):
-        # Longest first; ties by text so the pattern (a key of the regex cache) is the
-        # same string in every process, whatever the hash seed.
+        # Longest first; ties by text so the pattern (a key of the pattern-facts cache)
+        # is the same string in every process, whatever the hash seed.
         alts = sorted(set(rests), key=lambda a: (-len(a), a))
         inner = "|".join(re.escape(a) for a in alts if a)
         opt = "?" if "" in alts else ""
@@ -179,8 +179,8 @@ def _has_fold(text: str) -> bool:
 def _matches(text: str, *, warnings: bool, locations: bool) -> bool:
     """Does the precise pattern (errors, plus warnings and/or locations) match `text`?
 
-    The patterns' case-insensitive alternations with word boundaries cost `re` about
-    25 µs on an 80-character line: it tries every branch at every position. They are
+    The patterns' case-insensitive alternations with word boundaries are slow in `re`:
+    it tries every branch at every position of a line. They are
     matched in two parts instead, with the same answer: the keywords case-sensitively
     on the lower-cased text, the case-sensitive branches on the text itself. That holds
     for every character but `İ`, `ı` and `ſ` (`re` folds them to ASCII letters,
@@ -305,8 +305,8 @@ def _stem_lines(lowered: str, offsets: list[int], out: set[int]) -> None:
     """Add to `out` the lines of `lowered` that hold an error or warning stem.
 
     One Aho-Corasick pass over all the stems (`ahocorasick_rs`, a dependency): the
-    `stems_ew` regex tries a branch at nearly every position of English text, 30 ms a
-    megabyte; the automaton takes about one. Every line holding a stem is reported:
+    `stems_ew` regex tries a branch at nearly every position of English text; the
+    automaton reads each character once. Every line holding a stem is reported:
     matches never span a newline, and leftmost-first matching finds each line's first
     stem. Without the automaton, the regex."""
     from tokenjuice.reduction.linematch import automaton

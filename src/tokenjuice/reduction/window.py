@@ -11,15 +11,12 @@ lines only far over budget — and renders the body with one marker per gap.
 
 from __future__ import annotations
 
+from collections import deque
 from itertools import compress, repeat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections import deque
     from collections.abc import Callable, Iterable, Iterator
-else:
-    # `deque` is `_collections`' own; importing `collections` costs 8 M instructions.
-    from _collections import deque
 
 DEFAULT_MAX_CHARS = 12_000
 # No text's body exceeds the budget times this factor, however many signal lines it

@@ -1,8 +1,8 @@
 """Validate rule files against the shipped JSON Schema (`rule.schema.json`).
 
 The schema file is the single source of truth, for editors and for us. Rules are
-validated on every load, so instead of importing a full JSON Schema library (tens of
-milliseconds at start-up) this module interprets the small subset the schema uses:
+validated on every load, so instead of importing a full JSON Schema library (slow
+to import, for every call) this module interprets the small subset the schema uses:
 type, properties, additionalProperties, required, items, enum, minLength, minimum,
 anyOf and local $ref. A test checks it agrees with the `jsonschema` package.
 """

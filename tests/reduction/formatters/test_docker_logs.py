@@ -86,7 +86,7 @@ def test_bulk_shapes_are_the_per_line_shapes(lines: list[str]) -> None:
     assert docker_logs.line_shapes(lines) == [_shape_one(line) for line in lines]
 
 
-# ASCII text alone takes the ASCII patterns (a mixed batch rarely is all ASCII). A run of
+# ASCII text, the common case. A run of
 # blanks becomes one space either way: a single space replaced by one is the same text.
 ASCII_SHAPE_PIECES = st.sampled_from(
     [" ", "  ", "\t", "12", "0x1f", "deadbeef", "abc", "a1", "_", "-", "x", '"', "'", "9f", "fa", "\r", "/id/"]

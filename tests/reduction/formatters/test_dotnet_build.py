@@ -1,4 +1,4 @@
-"""dotnet-build: diagnostics once (the summary repeats them), project paths shortened,
+"""dotnet-build: diagnostics once (the summary repeats them), full project paths kept,
 restore chatter dropped, counts and outcome kept."""
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ def test_summary_repeats_and_restore_chatter_go() -> None:
     for loc in signals(fx, "error_location") + signals(fx, "warning_location"):
         assert raw(fx).count(loc) == 2
         assert red.text.count(loc) == 1
-    assert "[Shop.Api.csproj]" in red.text
-    assert "/src/Shop.Api/Shop.Api.csproj]" not in red.text
+    # The full path tells same-named projects of a solution apart.
+    assert re.search(r"\[/\S+/src/Shop\.Api/Shop\.Api\.csproj\]", red.text)
+    assert " [Shop.Api.csproj]" not in red.text
     for gone in ("Determining projects to restore", "MSBuild version", "Time Elapsed"):
         assert gone not in red.text
     assert re.search(r"^3 Error\(s\)$", red.text, re.M)
@@ -33,7 +34,7 @@ def test_summary_repeats_and_restore_chatter_go() -> None:
 def test_large_solution_groups_warnings_per_project() -> None:
     fx, red = reduced("dotnet", "dotnet-build-warnings-large", "build/dotnet")
     assert raw(fx).count("warning CS8602") == 120
-    assert len(re.findall(r"warning CS8602: .* \[Shop\.\w+\.csproj\] \(10×\):$", red.text, re.M)) == 6
+    assert len(re.findall(r"warning CS8602: .* \[\S+/Shop\.\w+\.csproj\] \(10×\):$", red.text, re.M)) == 6
     assert red.reduced_chars < red.raw_chars * 0.25
 
 

@@ -6,10 +6,8 @@ import json
 import re
 
 import pytest
-from hypothesis import example, given, settings
 
 from tests.helpers import load, lost, reduce_fixture
-from tests.reduction.formatters._forms import lines_of
 from tokenjuice.reduction.formatters import _htmltext, _jsonshape
 
 HTML_PAGES = [
@@ -188,45 +186,3 @@ def test_wget_dot_progress_dropped() -> None:
     assert not lost(fx, red.text)
     assert " 0K ...." not in red.text
     assert len(red.text.splitlines()) <= 4
-
-
-@settings(max_examples=800, deadline=None)
-@given(
-    lines_of(
-        "error",
-        "ERROR",
-        "Error",
-        "errors",
-        "xerror",
-        "_",
-        " ",
-        "failed",
-        "FAILED",
-        "unable",
-        "cannot",
-        "refused",
-        "broken",
-        "not found",
-        "not  found",
-        "NOT FOUND",
-        "denied",
-        "timed out",
-        "no such",
-        "unsupported",
-        "é",
-        "\u212a",
-        "\u017f",
-        "İ",
-        "50K ..........",
-        "[",
-        "]",
-        ":",
-    )
-)
-@example("2026-01-01 12:00:00 ERROR 404: Not Found.")
-@example("\u212aerror")  # the Kelvin sign is a word character: no boundary before `error`
-@example("unſupported")  # matched case-insensitively by `re` (long s), not by the lower-cased words
-def test_wget_error_lines_are_the_ones_the_pattern_finds(line: str) -> None:
-    from tokenjuice.reduction.formatters import http_response
-
-    assert http_response._wget_error(line) is (http_response.WGET_ERROR_RE.search(line) is not None)

@@ -8,14 +8,19 @@ import sys
 
 from tokenjuice._humanize import plural
 from tokenjuice._humanize import size as human_size
+from tokenjuice.cli.options import flag, positional, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "topic", nargs="?", choices=("all", "hooks"), default="all", help="'hooks' checks only the coding-agent hooks"
-    )
-    p.add_argument("--cwd", metavar="DIR", help="project directory to check (default: the current one)")
-    p.add_argument("--json", action="store_true", help="machine-readable report")
+OPTIONS = (
+    positional(
+        "topic",
+        optional=True,
+        choices=lambda: ("all", "hooks"),
+        default="all",
+        help="'hooks' checks only the coding-agent hooks",
+    ),
+    value("--cwd", metavar="DIR", help="project directory to check (default: the current one)"),
+    flag("--json", help="machine-readable report"),
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,8 +161,8 @@ def _tokenizer() -> dict[str, object]:
     return {
         "setting": choice,
         "o200k_base_installed": avail["o200k_base"],
-        "cli": "o200k_base" if exact_ok and choice != "auto" else tokens.ESTIMATE_NAME,
-        "long_lived": "o200k_base" if exact_ok else tokens.ESTIMATE_NAME,
+        "reductions": "o200k_base" if exact_ok and choice != "auto" else tokens.ESTIMATE_NAME,
+        "on_request": "o200k_base" if exact_ok else tokens.ESTIMATE_NAME,
     }
 
 
@@ -231,7 +236,8 @@ def _print(report: dict[str, object]) -> None:
     tok = report.get("tokenizer")
     if isinstance(tok, dict):
         w(
-            f"\ntokens: wrap/reduce/hooks count with {tok['cli']}, long-lived processes with {tok['long_lived']}"
+            f"\ntokens: reductions count with {tok['reductions']}, a process that calls"
+            f" tokenjuice.tokens.use_exact() with {tok['on_request']}"
             f" (TOKENJUICE_TOKENIZER={tok['setting']}; o200k_base extra "
             f"{'installed' if tok['o200k_base_installed'] else 'not installed'})\n"
         )

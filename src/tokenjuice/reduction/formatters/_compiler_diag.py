@@ -19,7 +19,7 @@ every message stays in the text.
 
 from __future__ import annotations
 
-import _operator as operator  # `operator` re-exports it, at a cost
+import operator
 from array import array
 from collections import Counter
 
@@ -221,7 +221,7 @@ Item = Diag | Kept | Dropped | Plain
 
 class Collector:
     """Items in input order; `emit` renders them. `lines` and `weights` are the
-    formatter's input, indexed as the formatter numbers its lines (a streaming formatter
+    formatter's input, indexed as the formatter numbers its lines (a batch reader
     passes a list it extends batch by batch)."""
 
     __slots__ = ("diags", "items", "lines", "weights")

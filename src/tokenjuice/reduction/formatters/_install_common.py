@@ -20,9 +20,9 @@ ERRORISH_RE = re.compile(
 WARNISH_RE = re.compile(r"\b(?:[Ww]arn(?:ing)?s?|WARN(?:ING)?|[Dd]eprecat\w*|DEPRECAT\w*)\b")
 
 # The same words with every alternative led by a literal: `re` then skips to the
-# positions where one can start, where a leading `\b` made it try every position
-# (12 µs a line of pip's verbose output, against under 2). The word start the `\b`
-# asked for is checked on the (rare) matches instead.
+# positions where one can start, where a leading `\b` made it try every position of
+# every line of a verbose install. The word start the `\b` asked for is checked on the
+# (rare) matches instead.
 _ERROR_WORDS_RE = re.compile(
     r"(?:Error|error|ERROR|Fatal|fatal|FATAL|Failed|failed|FAILED|Exception|exception|Traceback|Denied|denied|"
     r"Cannot|cannot|Could not|could not|Unable to|unable to|Not found|not found|Panic|panic)\b"

@@ -10,7 +10,7 @@ shows sizes, its total size. The first and last entries stay as samples; rsync's
 
 from __future__ import annotations
 
-import _operator as operator  # `operator` re-exports it, at a cost
+import operator
 from itertools import compress
 
 from tokenjuice import _re as re

@@ -16,26 +16,11 @@ from tokenjuice.reduction import signals
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
 
-# Applied to all lines at once (joined by newlines), so nothing may cross a newline.
-# The lookahead is every character a match can start with: at other positions `re` fails
-# there without trying the branches (twice as fast as without it, though still an
-# attempt at every position; the ASCII form below scans for its first character).
-_SHAPE_RE = re.compile(r"(?=[\d\"'a-f])(?:\b[0-9a-f]*\d[0-9a-f]*\b|\d+|\"[^\"\n]*\"|'[^'\n]*')")
-# The same matches in ASCII text, where `\d` is `[0-9]`: a hex word with a digit is hex
-# letters up to its first digit, then hex; nothing to backtrack into (twice as fast).
-# Led by a character class, which `re` scans for in C (a leading lookahead still costs a
-# match attempt at every position); each alternative then tells by the character it
-# follows whether it applies.
-_ASCII_SHAPE_RE = re.compile(
-    r"[0-9a-f\"'](?:(?<=\b[0-9])[0-9a-f]*+\b|(?<=\b[a-f])[a-f]*+[0-9][0-9a-f]*+\b|(?<=[0-9])[0-9]*+"
-    r"|(?<=\")[^\"\n]*+\"|(?<=')[^'\n]*+')"
-)
-# Blank runs, their first character spelled out: a pattern that starts with a repeat
-# gives `re` nothing to scan for, so it tries every position (four times the work).
-_SPACE_RE = re.compile(r"[^\S\n][^\S\n]*")
-_SPACE_RUN_RE = re.compile("  +")
-# The ASCII characters `\s` matches besides the space and the newline.
-_OTHER_SPACE = ("\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+# Applied to all lines at once (joined by newlines), so nothing may cross a newline:
+# hex words holding a digit, numbers, quoted values.
+_SHAPE_RE = re.compile(r"\b[0-9a-f]*\d[0-9a-f]*\b|\d+|\"[^\"\n]*\"|'[^'\n]*'")
+# Blank runs within a line.
+_SPACE_RE = re.compile(r"[^\S\n]+")
 _TRACE_START_RE = re.compile(r"Traceback \(most recent call last\)|^\s*goroutine \d+ \[|panic: ")
 _FRAME_RE = re.compile(r"^\s+(?:File \"|at \S|\.\.\. \d+ more)|^Caused by: |^\s{4,}\S")
 _EXIT_RE = re.compile(r"exited with code [1-9]\d*|exit (?:code|status) [1-9]\d*")
@@ -104,8 +89,5 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
 def line_shapes(lines: list[str]) -> list[str]:
     """Each line's shape: numbers, hex ids and quoted values as `#`, blank runs as one
     space. Two regex passes over the whole text, not two per line."""
-    text = "\n".join(lines)
-    shaped = (_ASCII_SHAPE_RE if text.isascii() else _SHAPE_RE).sub("#", text)
-    if shaped.isascii() and not any(c in shaped for c in _OTHER_SPACE):
-        return _SPACE_RUN_RE.sub(" ", shaped).split("\n")  # only spaces: a literal scan
+    shaped = _SHAPE_RE.sub("#", "\n".join(lines))
     return _SPACE_RE.sub(" ", shaped).split("\n")

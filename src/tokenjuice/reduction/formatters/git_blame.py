@@ -35,7 +35,7 @@ DEFAULT_INLINE_MAX = 80
 def _lineno(line: str, pos: int) -> tuple[int, str, int] | None:
     """`LINENO_RE.search(line, pos)` as (start, digits, end): the first `)` after digits
     and before a blank (which the match takes) or the end. Found from the `)`s: `re`
-    tries every position for a pattern that starts with a digit class, 4 us a line."""
+    would try every position, as the pattern starts with a digit class."""
     j = line.find(")", pos)
     while j >= 0:
         if j > pos and line[j - 1].isdecimal() and (j + 1 == len(line) or line[j + 1] == " "):

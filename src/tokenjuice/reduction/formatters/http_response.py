@@ -60,23 +60,6 @@ WGET_QUIET_RE = re.compile(
 WGET_ERROR_RE = re.compile(
     r"(?i:\berror\b|failed|unable|cannot|refused|broken|not found|denied|timed out|no such|unsupported)"
 )
-# Every match of WGET_ERROR_RE in an ASCII line holds one of these once the line is
-# lower-cased. `re` tries its case-insensitive alternation at every position of a line
-# (100,000 instructions on a progress line); `in` looks for these first, in C.
-_WGET_ERROR_WORDS = (
-    "error",
-    "failed",
-    "unable",
-    "cannot",
-    "refused",
-    "broken",
-    "not found",
-    "denied",
-    "timed out",
-    "no such",
-    "unsupported",
-)
-
 HTML_SNIFF_RE = re.compile(r"^\s*(?:<!--.*?-->\s*)?<(?:!doctype html|html|head|body)\b", re.IGNORECASE | re.DOTALL)
 # Rendered HTML aims at this share of the page, at least HTML_FULL_CHARS (a short page
 # is shown whole) and at most HTML_MAX_CHARS; headings are never cut.
@@ -330,16 +313,9 @@ def _wget_blocks(lines: list[str], kinds: list[str]) -> dict[int, _WgetBlock]:
         if sv:
             cur.saved = sv.group(2)
             continue
-        if _wget_error(line):
+        if WGET_ERROR_RE.search(line):
             cur.error = True
     return blocks
-
-
-def _wget_error(line: str) -> bool:
-    """`WGET_ERROR_RE.search(line) is not None`; most lines hold none of its words."""
-    if line.isascii() and not any(map(line.lower().__contains__, _WGET_ERROR_WORDS)):
-        return False
-    return WGET_ERROR_RE.search(line) is not None
 
 
 def _wget_line(b: Builder, i: int, line: str, blocks: dict[int, _WgetBlock]) -> None:
@@ -363,4 +339,4 @@ def _wget_line(b: Builder, i: int, line: str, blocks: dict[int, _WgetBlock]) -> 
     if WGET_QUIET_RE.match(line) or not line.strip():
         b.drop(i, "request log")
         return
-    b.keep(i, protect=_wget_error(line))
+    b.keep(i, protect=WGET_ERROR_RE.search(line) is not None)

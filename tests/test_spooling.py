@@ -40,8 +40,8 @@ def wrap(tmp_path: Path, lines: int, env: dict[str, str] | None = None) -> subpr
     )
 
 
-def test_streamed_output_keeps_signals_and_stores_everything(tmp_path: Path) -> None:
-    p = wrap(tmp_path, 40_000, {"TOKENJUICE_STREAM_THRESHOLD": "200000"})
+def test_spooled_output_keeps_signals_and_stores_everything(tmp_path: Path) -> None:
+    p = wrap(tmp_path, 40_000, {"TOKENJUICE_SPOOL_THRESHOLD": "200000"})
     assert p.returncode == 3
     text = p.stdout
     assert text.startswith("exit 3\n")
@@ -66,12 +66,12 @@ def test_streamed_output_keeps_signals_and_stores_everything(tmp_path: Path) -> 
     assert not spool.exists() or not any(spool.iterdir())  # the spool file is gone
 
 
-def test_one_huge_line_is_streamed_and_counted_as_one(tmp_path: Path) -> None:
+def test_one_huge_line_is_spooled_and_counted_as_one(tmp_path: Path) -> None:
     p = subprocess.run(
         [sys.executable, "-m", "tokenjuice", "wrap", "--", sys.executable, "-c", "print('x' * 600_000)"],
         capture_output=True,
         text=True,
-        env={**os.environ, "TOKENJUICE_STREAM_THRESHOLD": "200000"},
+        env={**os.environ, "TOKENJUICE_SPOOL_THRESHOLD": "200000"},
         cwd=tmp_path,
     )
     assert p.returncode == 0, p.stderr
@@ -134,7 +134,7 @@ def test_a_gigabyte_runs_in_bounded_memory(tmp_path: Path) -> None:
 def test_a_line_too_long_to_hold_is_cut_between_fields_so_secrets_stay_whole(tmp_path: Path) -> None:
     """A line over 1 MB is cut before it ends; not inside a `name=value` pair or a token."""
     from tokenjuice.redact import Redactor
-    from tokenjuice.stream import SpoolSink
+    from tokenjuice.spooling import SpoolSink
 
     r = Redactor()
     sink = SpoolSink(limit=1000, redact=lambda b: r.redact_bytes(b)[0])
@@ -148,8 +148,8 @@ def test_a_line_too_long_to_hold_is_cut_between_fields_so_secrets_stay_whole(tmp
     for i in range(0, len(data), 65536):
         sink.feed_bytes(0, data[i : i + 65536])
     sink.to_run()
-    assert sink.streamed is not None
-    stored = Path(sink.streamed.path).read_bytes()
+    assert sink.spooled is not None
+    stored = Path(sink.spooled.path).read_bytes()
     sink.discard()
     assert secret.encode() not in stored and GITHUB.encode() not in stored
     assert stored.count(b'"id": 12345') == line.count('"id": 12345')  # nothing else changed
@@ -161,8 +161,8 @@ def _sink_fed(monkeypatch: pytest.MonkeyPatch, fail_after: int | None, create_fa
     import errno
 
     from tokenjuice.model import STDOUT
+    from tokenjuice.spooling import SpoolSink
     from tokenjuice.store import spool
-    from tokenjuice.stream import SpoolSink
 
     real_create = spool.create
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from tests.helpers import FIXTURES, all_fixture_paths
 from tokenjuice.model import ToolRun
-from tokenjuice.reduction import pipeline
-from tokenjuice.reduction.formatters import FormatContext, FormatOutput, get_stream, service_log
+from tokenjuice.reduction import batches
+from tokenjuice.reduction.formatters import FormatContext, FormatOutput, get_batch_reader, service_log
 from tokenjuice.reduction.formatters import rustc_diagnostics as rustc
 from tokenjuice.rules.fixtures import fixture_run, load_fixture
 
@@ -30,8 +30,8 @@ def _result(fo: FormatOutput | None) -> Any:
     return (fo.lines, fo.weights, fo.protected, facts, fo.headline, fo.headline_weight, omitted, fo.final)
 
 
-def _stream(name: str, lines: list[str], weights: list[int], cuts: list[int], options: dict[str, Any]) -> Any:
-    st_ = get_stream(name)
+def _read_in_batches(name: str, lines: list[str], weights: list[int], cuts: list[int], options: dict[str, Any]) -> Any:
+    st_ = get_batch_reader(name)
     assert st_ is not None
     run = ToolRun(command="x", combined="")
     s = st_(FormatContext(run, None, options))  # type: ignore[arg-type]
@@ -46,7 +46,7 @@ def _stream(name: str, lines: list[str], weights: list[int], cuts: list[int], op
 def _batches(text: str) -> tuple[list[str], list[int]]:
     lines: list[str] = []
     weights: list[int] = []
-    for b in pipeline.iter_batches(text, {}):
+    for b in batches.iter_batches(text, {}):
         lines.extend(b.text)
         weights.extend(b.weights)
     return lines, weights
@@ -62,14 +62,14 @@ def test_fixture_in_any_batches_and_either_path(path: Path, monkeypatch: pytest.
     name = FORMATTER_OF[path.parent.name]
     options = {"warningHelp": True} if path.parent.name == "cargo-clippy" else {}
     lines, weights = _batches(fixture_run(fx).combined)
-    whole = _stream(name, lines, weights, [], options)
+    whole = _read_in_batches(name, lines, weights, [], options)
     rng = random.Random(path.name)
     for _ in range(5):
         cuts = [rng.randrange(len(lines) + 1) for _ in range(rng.randrange(1, 6))] if lines else []
-        assert _stream(name, lines, weights, cuts, options) == whole
-    assert _stream(name, lines, weights, list(range(len(lines))), options) == whole  # a line per batch
+        assert _read_in_batches(name, lines, weights, cuts, options) == whole
+    assert _read_in_batches(name, lines, weights, list(range(len(lines))), options) == whole  # a line per batch
     _line_by_line_only(monkeypatch)
-    assert _stream(name, lines, weights, [], options) == whole
+    assert _read_in_batches(name, lines, weights, [], options) == whole
 
 
 def _line_by_line_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -158,11 +158,11 @@ RUSTC_BLOCK = st.tuples(
 def test_rustc_generated(lines: list[str], cuts: list[int], clippy: bool) -> None:
     weights = [0 if not line else 1 for line in lines]
     options = {"warningHelp": True} if clippy else {}
-    whole = _stream("rustc-diagnostics", lines, weights, [], options)
-    assert _stream("rustc-diagnostics", lines, weights, cuts, options) == whole
+    whole = _read_in_batches("rustc-diagnostics", lines, weights, [], options)
+    assert _read_in_batches("rustc-diagnostics", lines, weights, cuts, options) == whole
     with pytest.MonkeyPatch.context() as m:
         _line_by_line_only(m)
-        assert _stream("rustc-diagnostics", lines, weights, [], options) == whole
+        assert _read_in_batches("rustc-diagnostics", lines, weights, [], options) == whole
 
 
 # Runs of one kind of line, as long logs have them.
@@ -179,8 +179,8 @@ LOG_RUN = st.tuples(st.sampled_from(LOG_LINES), st.integers(1, 90), st.integers(
 def test_service_log_generated(picked: list[tuple[str, int]], cuts: list[int]) -> None:
     lines = [line.format(n=n) for line, n in picked]
     weights = [0 if not line else 1 + (n == 7) for line, n in picked]  # some folded repeats
-    whole = _stream("service-log", lines, weights, [], {})
-    assert _stream("service-log", lines, weights, cuts, {}) == whole
+    whole = _read_in_batches("service-log", lines, weights, [], {})
+    assert _read_in_batches("service-log", lines, weights, cuts, {}) == whole
     with pytest.MonkeyPatch.context() as m:
         _line_by_line_only(m)
-        assert _stream("service-log", lines, weights, [], {}) == whole
+        assert _read_in_batches("service-log", lines, weights, [], {}) == whole

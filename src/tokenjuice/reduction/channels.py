@@ -1,4 +1,4 @@
-"""Which stream each line of the combined output came from."""
+"""Which channel (stdout or stderr) each line of the combined output came from."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ if TYPE_CHECKING:
     from tokenjuice.model import ToolRun
 
 
-def line_streams(run: ToolRun, n_lines: int) -> list[int] | None:
-    """A stream tag per line of `run.combined` (after splitting on newlines), or None
-    when the run has only one stream or the origin cannot be told."""
+def line_channels(run: ToolRun, n_lines: int) -> list[int] | None:
+    """A channel tag per line of `run.combined` (after splitting on newlines), or None
+    when the run has only one channel or the origin cannot be told."""
     if not run.stdout or not run.stderr:
         return None
     combined = run.combined
@@ -33,11 +33,11 @@ def _count_lines(text: str) -> int:
 
 def _from_interleave(combined: str, chunks: tuple[tuple[int, int], ...]) -> list[int]:
     tags: list[int] = []
-    bounds: list[tuple[int, int]] = []  # (end offset, stream)
+    bounds: list[tuple[int, int]] = []  # (end offset, channel)
     pos = 0
-    for stream, length in chunks:
+    for channel, length in chunks:
         pos += length
-        bounds.append((pos, stream))
+        bounds.append((pos, channel))
     ci = 0
     start = 0
     n = len(combined)
@@ -53,7 +53,7 @@ def _from_interleave(combined: str, chunks: tuple[tuple[int, int], ...]) -> list
 
 
 def _align(combined: str, stdout: str, stderr: str) -> list[int]:
-    """Greedy line alignment of the combined text against each stream's lines."""
+    """Greedy line alignment of the combined text against each channel's lines."""
     out_lines = stdout.split("\n")
     err_lines = stderr.split("\n")
     lines = combined.split("\n")

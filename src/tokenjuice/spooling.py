@@ -1,7 +1,7 @@
 """Huge outputs: spool the raw bytes to disk and keep only a sample in memory.
 
-`wrap` captures everything in memory up to `STREAM_THRESHOLD` bytes. Past that it
-switches to streaming: every byte goes (secrets already replaced) to a spool file,
+`wrap` captures everything in memory up to `SPOOL_THRESHOLD` bytes. Past that it
+switches to spooling: every byte goes (secrets already replaced) to a spool file,
 which becomes the stored artifact, while memory holds only the head, the tail and
 the diagnostic lines (errors, failures, `file:line` locations) met in between, plus
 line counts. The reducer then reduces that sample and accounts for the rest, so a
@@ -15,19 +15,16 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections import deque
 
 from tokenjuice.model import ToolRun
 from tokenjuice.process import Sink
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections import deque
     from collections.abc import Callable
-else:
-    # `deque` is `_collections`' own; importing `collections` costs 8 M instructions.
-    from _collections import deque
 
-STREAM_THRESHOLD = 8 << 20
+SPOOL_THRESHOLD = 8 << 20
 HEAD_CHARS = 64 * 1024
 TAIL_CHARS = 64 * 1024
 MAX_DIAG_LINES = 1500
@@ -38,10 +35,10 @@ _PEM_HOLD_BYTES = 64 * 1024
 
 
 def threshold() -> int:
-    value = os.environ.get("TOKENJUICE_STREAM_THRESHOLD")
+    value = os.environ.get("TOKENJUICE_SPOOL_THRESHOLD")
     if value and value.isdigit():
         return int(value)
-    return STREAM_THRESHOLD
+    return SPOOL_THRESHOLD
 
 
 def _line_cut(data: bytes) -> int:
@@ -55,7 +52,7 @@ def _line_cut(data: bytes) -> int:
     return cut + 1 if cut >= 0 else len(data)
 
 
-class Streamed:
+class Spooled:
     """What the sample stands for: the spool file and the counts of the whole output."""
 
     __slots__ = ("diag_kept", "diag_seen", "lost", "missing_lines", "numbers", "path", "total_bytes", "total_lines")
@@ -79,7 +76,7 @@ class SpoolSink(Sink):
         self.limit = threshold() if limit is None else limit
         self.redact = redact
         self.size = 0
-        self.streamed: Streamed | None = None
+        self.spooled: Spooled | None = None
         self._file: object = None
         self._pending = b""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -96,19 +93,19 @@ class SpoolSink(Sink):
 
     # ------------------------------------------------------------------ input
 
-    def feed_bytes(self, stream: int, data: bytes) -> None:
+    def feed_bytes(self, channel: int, data: bytes) -> None:
         self.size += len(data)
-        if self.streamed is None:
-            super().feed_bytes(stream, data)
+        if self.spooled is None:
+            super().feed_bytes(channel, data)
             if self.size > self.limit:
                 self._start_spool()
             return
         self._pending += data
         self._drain(final=False)
 
-    def feed(self, stream: int, text: str) -> None:
-        if self.streamed is None:
-            super().feed(stream, text)
+    def feed(self, channel: int, text: str) -> None:
+        if self.spooled is None:
+            super().feed(channel, text)
 
     # ---------------------------------------------------------------- spooling
 
@@ -117,9 +114,9 @@ class SpoolSink(Sink):
 
         try:
             self._file, path = spool.create()
-            self.streamed = Streamed(path)
+            self.spooled = Spooled(path)
         except OSError as exc:
-            self.streamed = Streamed(None)
+            self.spooled = Spooled(None)
             self._give_up(exc)
         self._pending = b"".join(self.raw)
         # What was kept in memory so far is replaced by the sample.
@@ -150,20 +147,20 @@ class SpoolSink(Sink):
             return
         if self.redact is not None:
             chunk = self.redact(chunk)
-        assert self.streamed is not None
+        assert self.spooled is not None
         if self._file is not None:
             try:
                 self._file.write(chunk)  # type: ignore[attr-defined]
             except OSError as exc:
                 self._give_up(exc)
-        self.streamed.total_bytes += len(chunk)
+        self.spooled.total_bytes += len(chunk)
         self._observe(self._decoder.decode(chunk, final=final))
 
     def _observe(self, text: str) -> None:
         """Count lines; keep the head, the tail and diagnostic lines from the middle."""
         if not text:
             return
-        assert self.streamed is not None
+        assert self.spooled is not None
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -171,8 +168,8 @@ class SpoolSink(Sink):
         continued = self._midline and bool(lines)
         self._midline = not text.endswith("\n")
         # The number of the first line here (a continued line keeps its number).
-        first = self.streamed.total_lines + (0 if continued else 1)
-        self.streamed.total_lines += len(lines) - (1 if continued else 0)
+        first = self.spooled.total_lines + (0 if continued else 1)
+        self.spooled.total_lines += len(lines) - (1 if continued else 0)
         if not self._head_done:
             take = 0
             for ln in lines:
@@ -212,7 +209,7 @@ class SpoolSink(Sink):
         if leaving:
             hits = signals.find(leaving, locations=True)
             for i in sorted(hits):
-                self.streamed.diag_seen += 1
+                self.spooled.diag_seen += 1
                 if len(self._diag) < MAX_DIAG_LINES and self._diag_chars < MAX_DIAG_CHARS:
                     n = numbers[i] if i < pushed else first + i - pushed
                     self._diag.append((n, leaving[i][:MAX_LINE_CHARS]))
@@ -222,12 +219,12 @@ class SpoolSink(Sink):
         """The spool file cannot be written: drop it and keep only the sample."""
         from tokenjuice import _log
 
-        assert self.streamed is not None
-        self.streamed.lost = exc.strerror or str(exc)
-        _log.warn(f"the full output cannot be kept ({self.streamed.lost}); reducing it from a sample only")
+        assert self.spooled is not None
+        self.spooled.lost = exc.strerror or str(exc)
+        _log.warn(f"the full output cannot be kept ({self.spooled.lost}); reducing it from a sample only")
         self._close_file()
         self.discard()
-        self.streamed.path = None
+        self.spooled.path = None
 
     def _close_file(self) -> None:
         f, self._file = self._file, None
@@ -235,19 +232,19 @@ class SpoolSink(Sink):
             try:
                 f.close()  # type: ignore[attr-defined]
             except OSError as exc:  # the last buffered bytes did not fit either
-                if self.streamed is not None and self.streamed.lost is None:
+                if self.spooled is not None and self.spooled.lost is None:
                     self._give_up(exc)
 
     # ------------------------------------------------------------------ output
 
     def to_run(self, **kw: object) -> ToolRun:
-        if self.streamed is None:
+        if self.spooled is None:
             return super().to_run(**kw)
         self._drain(final=True)
         self._close_file()
         rest = [*self._diag, *self._tail]
         sample = [*self._head, *(ln for _, ln in rest)]
-        st = self.streamed
+        st = self.spooled
         st.numbers = [*self._head_numbers, *(n for n, _ in rest)]
         st.diag_kept = len(self._diag)
         st.missing_lines = max(0, st.total_lines - len(sample))
@@ -258,9 +255,9 @@ class SpoolSink(Sink):
 
     def discard(self) -> None:
         """Remove the spool file (after it was stored, or when storing failed)."""
-        if self.streamed is not None and self.streamed.path is not None:
+        if self.spooled is not None and self.spooled.path is not None:
             self._close_file()
             try:  # noqa: SIM105 - contextlib is an import this path does without
-                os.unlink(self.streamed.path)
+                os.unlink(self.spooled.path)
             except OSError:
                 pass
