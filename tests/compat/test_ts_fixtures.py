@@ -19,11 +19,12 @@ from typing import Any
 
 import pytest
 
+from tests.compat._ts import TS_ROOT
 from tokenjuice.command import analyze
 from tokenjuice.model import ToolRun
 from tokenjuice.reduction.engine import Reducer
 
-TS_FIXTURES = Path("/work/shared/ts-tokenjuice/src/rules/fixtures")
+TS_FIXTURES = TS_ROOT / "src" / "rules" / "fixtures"
 PATHS = sorted(TS_FIXTURES.rglob("*.fixture.json")) if TS_FIXTURES.is_dir() else []
 pytestmark = pytest.mark.skipif(not PATHS, reason=f"TypeScript tokenjuice fixtures not at {TS_FIXTURES}")
 
