@@ -83,10 +83,6 @@ OWN_WORDING = {
     "network-ssh-basic": "'error' is its counter's label; ours keeps ssh's own error line",
     "service-systemctl-status-basic": "'error' is its counter's label; ours keeps the failed unit's lines",
 }
-# Details its fixtures show ours losing, fixed in branch h24b (issue 24, item 5).
-LOST_IN_H24B = {
-    "task-uv-run-failure": "pytest's FAILED line without a 'short test summary info' header is kept in h24b",
-}
 
 FAILURE = re.compile(r"(?i:error|fail|exception|panic|fatal|denied|cannot|not found)")
 SIGNAL = re.compile(r"\d|[\w.-]*/[\w./-]+|\b\w+\.[a-z]{1,5}\b|" + FAILURE.pattern)
@@ -155,7 +151,7 @@ def missing_expected(fx: dict[str, Any], ours: str) -> list[str]:
 
 def test_every_allow_listed_case_is_a_fixture_that_needs_it() -> None:
     by_id = {fx["id"]: fx for fx in map(load, PATHS)}
-    assert [fid for fid in [*OWN_WORDING, *LOST_IN_H24B] if fid not in by_id] == []
+    assert [fid for fid in OWN_WORDING if fid not in by_id] == []
     stale = [fid for fid in OWN_WORDING if not missing_expected(by_id[fid], norm(reduce(by_id[fid]).text))]
     assert stale == [], "these no longer need their entry"
 
@@ -172,8 +168,6 @@ def test_ours_keeps_every_signal_line_its_output_keeps(path: Path) -> None:
         missing = [line for line in raw if FAILURE.search(line) and norm(line) not in ours]
     if missing and fx["ruleId"] in PART_B and not same_tool(fx, red.rule_id):
         pytest.xfail("rule added in h24b")
-    if missing and fx["id"] in LOST_IN_H24B:
-        pytest.xfail(LOST_IN_H24B[fx["id"]])
     assert not missing, (fx["id"], missing, red.text)
 
 
