@@ -106,6 +106,36 @@ def test_failure_window_keeps_diagnostics_from_the_middle() -> None:
     assert "AssertionError" not in ok.text  # success: only the rule's own window applies
 
 
+def test_protect_diagnostics_keeps_them_on_success_too() -> None:
+    lines = [f"step {i}: ok" for i in range(400)]
+    lines[200] = "src/app/models.py:41: error: Incompatible return value type"
+    lines[250] = "ERROR: could not open /etc/app/config.yaml"
+    rule = {
+        "id": "t/x",
+        "match": {"argv0": ["x"]},
+        "summarize": {"head": 5, "tail": 5},
+        "filters": {"protectDiagnostics": True},
+    }
+    for exit_code in (0, 1):
+        red = reducer_with(rule).reduce("\n".join(lines), command="x", exit_code=exit_code)
+        assert "src/app/models.py:41: error" in red.text
+        assert "ERROR: could not open /etc/app/config.yaml" in red.text
+        assert "step 150: ok" not in red.text
+
+
+def test_script_runs_keep_error_lines_of_a_successful_run() -> None:
+    """A script's own output is open-ended: its rule keeps what the generic path would."""
+    lines = [f"processing item {i} of 3000 ok status=done" for i in range(3000)]
+    lines[1500] = "ERROR: failed to open config /etc/app/x.yaml: permission denied"
+    lines[2000] = "src/app/main.py:42: UserWarning: deprecated call"
+    for command in ("python3 build.py", "node build.js", "ruby build.rb", "php build.php"):
+        red = Reducer(user_rules=False, project_rules=False, store=False, record=False).reduce(
+            "\n".join(lines), command=command, exit_code=0
+        )
+        assert red.rule_id.startswith("task/"), (command, red.rule_id)
+        assert lines[1500] in red.text and lines[2000] in red.text, command
+
+
 def test_budget_in_characters_and_tokens() -> None:
     fx = load("pytest", "pytest-verbose-ra-failures")
     run = fixture_run(fx)

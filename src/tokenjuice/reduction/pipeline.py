@@ -127,7 +127,7 @@ class _Filters:
 
     __slots__ = (
         "counters",
-        "failed",
+        "diagnostics",
         "hints",
         "keep",
         "keep_dropped",
@@ -145,7 +145,7 @@ class _Filters:
         pipe = rule.pipeline()
         pb = ctx.pattern_budget
         self.pb = pb
-        self.failed = ctx.failed
+        self.diagnostics = ctx.failed or pipe.diagnostics  # protect what `signals` finds
         self.protect = compile_any(pipe.protect, pb)
         self.skips = [(reason, ms) for reason, specs in pipe.skip.items() if (ms := compile_any(specs, pb))]
         self.keep = compile_any(pipe.keep, pb)
@@ -181,7 +181,7 @@ class _Filters:
             if m is not None:
                 self.pre_counts[name] += _weighted_hits(m, text, weights, self.hints)
         # Diagnostics matter where a filter or the window could drop them.
-        diag: set[int] = _signals().find(text, locations=True) if self.failed and wanted else set()
+        diag: set[int] = _signals().find(text, locations=True) if self.diagnostics and wanted else set()
         prot_idx = set(compress(count(), prot)) if prot is not None else set()
         prot_idx |= diag
         first_keep = False
@@ -381,7 +381,8 @@ def _window_formatted(
 
 def _mark_formatted(filters: _Filters, lines: list[str], protected: list[bool] | None) -> list[bool] | None:
     """`protected` with the rule's protected lines and, on a failing run, diagnostics
-    marked too; only the lines the formatter left unprotected need the checks."""
+    marked too (see `_Filters.diagnostics`); only the lines the formatter left
+    unprotected need the checks."""
     if protected is not None and not any(protected):
         protected = None  # none yet: every line is checked as it is, without copies
     if filters.protect:
@@ -393,7 +394,7 @@ def _mark_formatted(filters: _Filters, lines: list[str], protected: list[bool] |
             for i, hit in zip(rest, _hits(filters.protect, [lines[i] for i in rest], filters.hints), strict=True):
                 if hit:
                     protected[i] = True
-    if filters.failed:
+    if filters.diagnostics:
         unprotected = None
         if protected and any(protected):
             unprotected = list(compress(count(), map(operator.not_, protected)))

@@ -165,7 +165,7 @@ def head(data: dict[str, Any]) -> dict[str, Any]:
 class RulePipeline:
     """Pattern specs of a rule's filters, counters and matchOutput entries."""
 
-    __slots__ = ("counters", "keep", "match_output", "protect", "skip")
+    __slots__ = ("counters", "diagnostics", "keep", "match_output", "protect", "skip")
 
     def __init__(self, rule: Rule) -> None:
         d = rule.data
@@ -182,6 +182,9 @@ class RulePipeline:
                 self.skip.setdefault(reason, []).append(spec)
         self.keep = _specs(filters.get("keepPatterns"), f"{at} filters.keepPatterns")
         self.protect = _specs(filters.get("protectPatterns"), f"{at} filters.protectPatterns")
+        # Open-ended output (a script's own prints): error and file:line lines stay even
+        # when the run succeeded, as they do on the generic path.
+        self.diagnostics = bool(filters.get("protectDiagnostics"))
         self.counters: list[tuple[str, PatternSpec]] = []
         for i, c in enumerate(d.get("counters") or ()):
             spec = _spec(c["pattern"], c.get("flags", ""), f"{at} counters[{i}].pattern")
