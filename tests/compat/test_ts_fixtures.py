@@ -83,7 +83,7 @@ OWN_WORDING = {
     "network-ssh-basic": "'error' is its counter's label; ours keeps ssh's own error line",
     "service-systemctl-status-basic": "'error' is its counter's label; ours keeps the failed unit's lines",
     "service-service-basic": "'error' is its counter's label; ours keeps the service's state line",
-    "cloud-gh-basic": "'#67473' is its rendering of a record; ours keeps the records' JSON (one row each when it saves)",
+    "cloud-gh-basic": "'#67473' is its rendering of a record; ours keeps the records' JSON (a row each if it saves)",
 }
 
 FAILURE = re.compile(r"(?i:error|fail|exception|panic|fatal|denied|cannot|not found)")
