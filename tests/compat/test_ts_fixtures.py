@@ -182,6 +182,7 @@ def test_our_reduce_json_prints_every_field_its_prints(path: Path) -> None:
     assert {"rawChars", "reducedChars", "ratio"} <= set(d["stats"])
     assert {"family", "confidence", "matchedReducer"} <= set(d["classification"])
     assert d["classification"]["matchedReducer"] == d["ruleId"]
+    assert d["classification"]["matchedVia"] in ("original", "shell-body", "effective")  # its CommandMatchSource
 
 
 def test_summary_same_tool_count(capsys: pytest.CaptureFixture[str]) -> None:
