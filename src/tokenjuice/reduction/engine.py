@@ -365,9 +365,10 @@ class Reducer:
             rule.family,
             rule.id,
             confidence=confidence,
-            matched_via=via,
+            matched_via=cmd.source,
             matched_command=cmd.text or None,
             reasons=reasons,
+            selected_by=via,
         )
 
         spool = run.metadata.get("spooled")
@@ -438,7 +439,7 @@ class Reducer:
 
         tok = counter()
         n_lines = audit.count_lines(raw)
-        cls = Classification("binary", None, matched_via="binary")
+        cls = Classification("binary", None, selected_by="binary")
         red = Reduction(
             text="",
             rule_id="binary",
@@ -491,7 +492,7 @@ class Reducer:
             body = spooled.note(spool) + "\n" + body
         head = inline.exit_line(run.exit_code, compose.exit_note(run))
         text = f"{head}\n{body}" if head else body
-        cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
+        cls = cls or Classification("raw" if mode == "raw" else "generic", None, selected_by=mode)
         red = Reduction(
             text=text,
             rule_id=cls.matched_reducer or mode,
