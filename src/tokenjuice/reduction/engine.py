@@ -167,9 +167,9 @@ class Reducer:
             _log.warn(f"classifier {classifier!r} is not a known rule id; choosing normally")
         choose = select.rank if rank_all else select.best_list
         cands = choose(rs, select.MatchInput(run.tool_name, cmd, run.exit_code, run.combined))
-        if not cands and cmd.unresolved is not None:
-            # The script body has no rule of its own: the `npm run` rule still applies.
-            cands = choose(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined))
+        if cmd.unresolved is not None and (not cands or cands[0].rule.pipeline().generic_for(run.combined)):
+            # The script body has no rule of its own (or one that yields): the `npm run` rule applies.
+            cands = choose(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined)) or cands
         return Selection(cands[0].rule if cands else rs.fallback, cands, cmd, False)
 
     # ----------------------------------------------------------------- reduce
@@ -348,7 +348,7 @@ class Reducer:
         raw_tokens = tok.count(raw)
         if raw_tokens:
             ctx.chars_per_token = max(1.0, len(raw) / raw_tokens)
-        if rule.is_fallback:
+        if rule.is_fallback or rule.pipeline().generic_for(raw):
             out = generic.apply_generic(rule, ctx, self.density_threshold)
         else:
             out = pipeline.apply_rule(rule, ctx)
