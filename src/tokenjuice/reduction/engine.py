@@ -456,9 +456,12 @@ class Reducer:
             exit_code=run.exit_code,
         )
         spool = run.metadata.get("spooled")
-        pointer = self._keep_raw(run, red, raw)
         what = describe(raw, run.raw_bytes) if spool is None else f"binary data, {spool.total_bytes:,} bytes"
         parts = [inline.exit_line(run.exit_code, compose.exit_note(run)), f"[binary output ({what}) not shown"]
+        probe = "\n".join(p for p in parts if p) + f" · {compose.POINTER_PROBE}]"
+        if spool is None and not compose.worth_it(raw, probe, run, self.min_saved_tokens, self.min_saved_share):
+            return self._raw(run, raw, "original", cls)  # a few bytes: their summary would cost more
+        pointer = self._keep_raw(run, red, raw)
         text = "\n".join(p for p in parts if p) + (f" · {pointer}]" if pointer else "]")
         red.text = text
         red.reduced_chars = len(text)
