@@ -64,6 +64,33 @@ def test_runners_unwrap_to_the_tool(command: str, argv: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("command", "argv"),
+    [
+        ("php vendor/bin/phpunit --filter Cart", ["phpunit", "--filter", "Cart"]),
+        ("php ./vendor/bin/pest", ["pest"]),
+        ("node node_modules/.bin/jest --ci", ["jest", "--ci"]),
+        ("node ./node_modules/jest/bin/jest.js", ["jest"]),
+        ("node node_modules/typescript/bin/tsc -p .", ["tsc", "-p", "."]),
+        ("python3 .venv/bin/pytest -q", ["pytest", "-q"]),
+        ("python -X dev venv/bin/mypy src", ["mypy", "src"]),
+        ("ruby bin/rspec spec", ["rspec", "spec"]),
+    ],
+)
+def test_an_interpreter_running_a_tools_own_script_reads_as_the_tool(command: str, argv: list[str]) -> None:
+    assert eff(command, cwd="/nonexistent") == argv
+
+
+@pytest.mark.parametrize(
+    "command",
+    # The project's own scripts, whatever they are called, and interpreter options
+    # that take the script's place: the run stays the interpreter's.
+    ["node build.js", "python3 pytest.py", "php artisan test", "node --inspect node_modules/.bin/jest", "ruby -e 1"],
+)
+def test_an_interpreter_running_a_project_script_stays_a_script_run(command: str) -> None:
+    assert eff(command, cwd="/nonexistent")[0] in ("node", "python3", "php", "ruby")
+
+
+@pytest.mark.parametrize(
     "command",
     ["pnpm install", "pnpm add -D vitest", "yarn", "yarn add left-pad", "pnpm outdated", "bun build ./a.ts", "npm tsc"],
 )

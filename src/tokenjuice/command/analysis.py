@@ -424,11 +424,16 @@ def _unwrap_once(name: str, argv: list[str], info: CommandInfo, cwd: str | None,
             if a.startswith("-m") and len(a) > 2:
                 info.steps.append(f"`{name} -m` runner")
                 return [a[2:], *argv[j + 1 :]]
-            if a == "-c" or not a.startswith("-"):
+            if a == "-c":
                 break
+            if not a.startswith("-"):
+                return _tool_script("python", name, argv, j, info)
             j += 2 if a in tables.PYTHON_VALUE_OPTS else 1
         del i
         return None
+    if name.rstrip("0123456789.") in ("node", "nodejs", "php", "ruby") and len(argv) > 1:
+        kind = "node" if name.startswith("node") else name.rstrip("0123456789.")
+        return _tool_script(kind, name, argv, 1, info)
 
     if name in ("uv", "poetry", "pdm", "rye", "hatch", "pipenv") and len(argv) > 2 and argv[1] == "run":
         i = _skip_options(argv, 2, tables.UV_VALUE_OPTS)
@@ -470,6 +475,21 @@ def _unwrap_once(name: str, argv: list[str], info: CommandInfo, cwd: str | None,
     if name in ("npm", "pnpm", "yarn", "bun"):
         return _unwrap_package_script(name, argv, info, cwd, depth)
     return None
+
+
+def _tool_script(kind: str, name: str, argv: list[str], j: int, info: CommandInfo) -> list[str] | None:
+    """`argv[j]` is the script `name` runs: a known tool's own script (`php
+    vendor/bin/phpunit`, `node node_modules/.bin/jest`) reads as that tool."""
+    script = argv[j]
+    tool = program_name(script)
+    for suffix in tables.SCRIPT_SUFFIXES:
+        if tool.endswith(suffix):
+            tool = tool[: -len(suffix)]
+            break
+    if "/" not in script.replace("\\", "/") or tool not in tables.TOOL_SCRIPTS[kind]:
+        return None
+    info.steps.append(f"`{name} {script}` runs {tool}")
+    return [tool, *argv[j + 1 :]]
 
 
 _SCRIPT_ALIASES = {"t": "test", "tst": "test"}

@@ -208,6 +208,19 @@ JS_BINS = frozenset(
     }
 )
 
+# Tools whose own script an interpreter may be given by path (`php vendor/bin/phpunit`,
+# `node node_modules/jest/bin/jest.js`): the run reads as the tool, not as a script.
+TOOL_SCRIPTS: dict[str, frozenset[str]] = {
+    "node": JS_BINS | frozenset({"tsx", "ts-node", "next", "nx", "turbo", "lerna", "c8", "nyc"}),
+    "python": frozenset(
+        {"pytest", "py.test", "mypy", "ruff", "black", "flake8", "pylint", "isort", "pyright", "pip", "pip3", "tox"}
+    ),
+    "php": frozenset({"phpunit", "pest", "composer", "phpstan", "psalm", "php-cs-fixer", "phpcs"}),
+    "ruby": frozenset({"rspec", "rake", "rubocop", "bundle", "bundler", "gem", "rails"}),
+}
+SCRIPT_SUFFIXES = (".js", ".cjs", ".mjs", ".py", ".phar", ".php", ".rb")
+
+
 # Global options that take a value, per program, skipped to find the subcommand.
 GLOBAL_VALUE_OPTS: dict[str, frozenset[str]] = {
     "git": frozenset(
