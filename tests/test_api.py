@@ -16,7 +16,7 @@ def test_reduce_function() -> None:
     assert isinstance(red, tokenjuice.Reduction)
     assert red.text.startswith("exit 1\n")
     assert red.rule_id == "tests/pytest"
-    assert red.family == "pytest"
+    assert red.family == "test-results"
     assert red.raw_chars > red.reduced_chars
     assert red.raw_tokens > red.reduced_tokens > 0
     assert red.lossy

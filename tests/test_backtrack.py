@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.backtrack import _CATEGORY, _DISJOINT, _INSIDE, NOT_UNDERSTOOD, CharSet, _cased, overlaps, risk
+from tokenjuice.backtrack import NOT_UNDERSTOOD, risk
+from tokenjuice.backtrack.charsets import CATEGORY, DISJOINT, INSIDE, CharSet, cased, overlaps
 from tokenjuice.rules.loader import load_rules
 
 RISKY = [
@@ -131,10 +132,10 @@ ALL = [chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000]
 
 @pytest.mark.slow
 def test_class_facts_hold_for_every_code_point() -> None:
-    member = {c: [f(ch) for ch in ALL] for c, f in _CATEGORY.items()}
-    for a, b in _DISJOINT:
+    member = {c: [f(ch) for ch in ALL] for c, f in CATEGORY.items()}
+    for a, b in DISJOINT:
         assert not any(x and y for x, y in zip(member[a], member[b], strict=True)), (a, b)
-    for a, insides in _INSIDE.items():
+    for a, insides in INSIDE.items():
         for b in insides:
             assert all(y for x, y in zip(member[a], member[b], strict=True) if x), (a, b)
     for c in "dDsSwW":
@@ -144,9 +145,9 @@ def test_class_facts_hold_for_every_code_point() -> None:
 
 @pytest.mark.slow
 def test_ignorecase_only_relates_characters_that_have_a_case() -> None:
-    cased = [ch for ch in ALL if _cased(ch)]
-    every_cased = re.compile("[" + "".join(f"\\U{ord(ch):08x}" for ch in cased) + "]", re.IGNORECASE)
-    assert [ch for ch in ALL if not _cased(ch) and every_cased.fullmatch(ch)] == []
+    with_case = [ch for ch in ALL if cased(ch)]
+    every_cased = re.compile("[" + "".join(f"\\U{ord(ch):08x}" for ch in with_case) + "]", re.IGNORECASE)
+    assert [ch for ch in ALL if not cased(ch) and every_cased.fullmatch(ch)] == []
 
 
 # --------------------------------------------------------------- proven safe runs fast

@@ -160,7 +160,7 @@ def test_a_file_read_is_whole_up_to_the_cap_everywhere(tmp_path: Path) -> None:
     ex = ToolExecutor({"shell": shell_tool}, interceptors=[create_interceptor()])
     assert ex.execute("shell", {"command": f"cat {f}"}).content == body
     pytest.importorskip("mcp")
-    from tokenjuice.mcp_server import Tools
+    from tokenjuice.mcp.tools import Tools
 
     reply = Tools(cwd=str(tmp_path)).run({"command": "cat mid.txt"})
     assert body in reply.texts[0]

@@ -417,7 +417,7 @@ def test_wrap_with_invalid_utf8_and_a_secret_keeps_the_exit_code(tmp_path: Path)
     UTF-8 and a token; and the spooled path (past the stream threshold, lowered here)."""
     log = b"Kompilierung f\xfcr Modul\n" * 500 + f"GITHUB_TOKEN={GITHUB}\n".encode() + b"fertig\n"
     (tmp_path / "de.log").write_bytes(log)
-    for env in ({}, {"TOKENJUICE_STREAM_THRESHOLD": "4096"}):
+    for env in ({}, {"TOKENJUICE_SPOOL_THRESHOLD": "4096"}):
         p = _tj(["wrap", "--", "sh", "-c", "cat de.log; exit 4"], tmp_path, env)
         assert p.returncode == 4, p.stderr
         assert "internal error" not in p.stderr

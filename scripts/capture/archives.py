@@ -311,7 +311,7 @@ def _rsync(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "rsync-progress-large",
-            "archive/rsync",
+            "transfer/rsync",
             r,
             family="rsync",
             signals=[
@@ -334,7 +334,7 @@ def _rsync(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "rsync-incremental",
-            "archive/rsync",
+            "transfer/rsync",
             r,
             family="rsync",
             signals=[*(sig("changed", c) for c in changed), sig("summary", "total size is")],
@@ -346,7 +346,7 @@ def _rsync(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "rsync-missing-source",
-            "archive/rsync",
+            "transfer/rsync",
             r,
             family="rsync",
             signals=[
@@ -365,7 +365,7 @@ def _rsync(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "rsync-permission-denied",
-            "archive/rsync",
+            "transfer/rsync",
             r,
             family="rsync",
             signals=[
@@ -381,7 +381,7 @@ def _rsync(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "rsync-ssh-refused",
-            "archive/rsync",
+            "transfer/rsync",
             r,
             family="rsync",
             signals=[sig("error", "Connection refused"), sig("error", f"(code {r.exit_code})")],
@@ -404,7 +404,7 @@ def _scp(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "scp-connection-refused",
-            "archive/scp",
+            "transfer/scp",
             r,
             family="scp",
             signals=[sig("error", "connect to host 127.0.0.1 port 1: Connection refused")],
@@ -459,7 +459,7 @@ def _scp(ws: Workspace) -> list[dict[str, Any]]:
         out.append(
             ws.fixture(
                 "scp-verbose-copy",
-                "archive/scp",
+                "transfer/scp",
                 r,
                 family="scp",
                 signals=[sig("auth", "Authenticated to 127.0.0.1"), sig("exit", "Exit status 0")],
@@ -472,7 +472,7 @@ def _scp(ws: Workspace) -> list[dict[str, Any]]:
         out.append(
             ws.fixture(
                 "scp-permission-denied",
-                "archive/scp",
+                "transfer/scp",
                 r,
                 family="scp",
                 signals=[sig("error", "Permission denied (publickey)")],
@@ -484,7 +484,7 @@ def _scp(ws: Workspace) -> list[dict[str, Any]]:
         out.append(
             ws.fixture(
                 "scp-remote-missing",
-                "archive/scp",
+                "transfer/scp",
                 r,
                 family="scp",
                 signals=[sig("error", "nope.txt: No such file or directory")],

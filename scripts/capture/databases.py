@@ -137,7 +137,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-select-5000-rows",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[
@@ -161,7 +161,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-select-small",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[*(sig("row", row[0]) for row in rows[1:]), sig("count", f"({len(rows) - 1} rows)")],
@@ -173,7 +173,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-describe-table",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[
@@ -189,7 +189,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-expanded-records",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[sig("first", rows[1][2]), sig("last", rows[-1][2]), sig("record", "RECORD 1")],
@@ -201,7 +201,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-syntax-error",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[
@@ -218,7 +218,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-missing-table",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[sig("error", 'relation "invoices" does not exist'), sig("line", "LINE 1:")],
@@ -247,7 +247,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-script-errors",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[
@@ -267,7 +267,7 @@ def _psql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "psql-connection-refused",
-            "db/psql",
+            "database/psql",
             r,
             family="psql",
             signals=[sig("error", 'connection to server at "127.0.0.1", port 55999 failed: Connection refused')],
@@ -297,7 +297,7 @@ def _sqlite(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "sqlite3-list-5000-rows",
-            "db/sqlite3",
+            "database/sqlite3",
             r,
             family="sqlite3",
             signals=[sig("first_row", data[0]["email"]), sig("last_row", data[-1]["email"])],
@@ -312,7 +312,7 @@ def _sqlite(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "sqlite3-column-header",
-            "db/sqlite3",
+            "database/sqlite3",
             r,
             family="sqlite3",
             signals=[
@@ -330,7 +330,7 @@ def _sqlite(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "sqlite3-box-small",
-            "db/sqlite3",
+            "database/sqlite3",
             r,
             family="sqlite3",
             signals=[sig("row", d["status"]) for d in data],
@@ -342,7 +342,7 @@ def _sqlite(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "sqlite3-schema",
-            "db/sqlite3",
+            "database/sqlite3",
             r,
             family="sqlite3",
             signals=[sig("schema", "CREATE TABLE orders"), sig("schema", "orders_customer_idx")],
@@ -354,7 +354,7 @@ def _sqlite(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "sqlite3-syntax-error",
-            "db/sqlite3",
+            "database/sqlite3",
             r,
             family="sqlite3",
             signals=[sig("error", 'near "customers": syntax error'), sig("caret", "^--- error here")],
@@ -366,7 +366,7 @@ def _sqlite(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "sqlite3-missing-table",
-            "db/sqlite3",
+            "database/sqlite3",
             r,
             family="sqlite3",
             signals=[sig("error", "no such table: invoices")],
@@ -379,7 +379,7 @@ def _sqlite(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "sqlite3-not-a-database",
-            "db/sqlite3",
+            "database/sqlite3",
             r,
             family="sqlite3",
             signals=[sig("error", "file is not a database")],
@@ -464,7 +464,7 @@ def _mysql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "mysql-batch-5000-rows",
-            "db/mysql",
+            "database/mysql",
             r,
             family="mysql",
             signals=[
@@ -483,7 +483,7 @@ def _mysql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "mysql-table-400-rows",
-            "db/mysql",
+            "database/mysql",
             r,
             family="mysql",
             signals=[
@@ -501,7 +501,7 @@ def _mysql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "mysql-vertical-records",
-            "db/mysql",
+            "database/mysql",
             r,
             family="mysql",
             signals=[sig("first", rows[1][2]), sig("last", rows[-1][2]), sig("record", "1. row")],
@@ -513,7 +513,7 @@ def _mysql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "mysql-syntax-error",
-            "db/mysql",
+            "database/mysql",
             r,
             family="mysql",
             signals=[sig("error", "ERROR 1064 (42000)"), sig("near", "near 'customers' at line 1")],
@@ -525,7 +525,7 @@ def _mysql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "mysql-missing-table",
-            "db/mysql",
+            "database/mysql",
             r,
             family="mysql",
             signals=[sig("error", "ERROR 1146 (42S02)"), sig("error", "Table 'shop.invoices' doesn't exist")],
@@ -537,7 +537,7 @@ def _mysql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "mysql-connection-refused",
-            "db/mysql",
+            "database/mysql",
             r,
             family="mysql",
             signals=[sig("error", "ERROR 2002 (HY000)"), sig("error", "'127.0.0.1'")],
@@ -563,7 +563,7 @@ def _mysql_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "mysql-access-denied",
-            "db/mysql",
+            "database/mysql",
             r,
             family="mysql",
             signals=[sig("error", "ERROR 1045 (28000)"), sig("error", "Access denied for user 'root'")],
@@ -634,7 +634,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-keys-many",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[sig("prefix", p + ":") for p in prefixes],
@@ -647,7 +647,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-scan-pattern",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[sig("prefix", "session:")],
@@ -661,7 +661,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-info",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[
@@ -680,7 +680,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-lrange",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[sig("item", "job-49"), sig("item", "job-0")],
@@ -692,7 +692,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-hgetall",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[sig("field", "production"), sig("field", "workers")],
@@ -704,7 +704,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-wrongtype",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[sig("error", "WRONGTYPE Operation against a key holding the wrong kind of value")],
@@ -717,7 +717,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-unknown-command",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[sig("error", "ERR unknown command 'FLUSHPLEASE'")],
@@ -729,7 +729,7 @@ def _redis_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "redis-connection-refused",
-            "db/redis-cli",
+            "database/redis-cli",
             r,
             family="redis-cli",
             signals=[sig("error", "Could not connect to Redis at 127.0.0.1:56999: Connection refused")],

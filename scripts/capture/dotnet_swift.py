@@ -92,7 +92,7 @@ def _dotnet_errors() -> dict[str, Any]:
     signals += [sig("outcome", "Build FAILED."), sig("count", "3 Error(s)"), sig("output", "Shop.Core.dll")]
     return synthesized(
         "dotnet-build-errors",
-        "build/dotnet-build",
+        "build/dotnet",
         family="dotnet",
         command="dotnet build",
         exit_code=1,
@@ -155,7 +155,7 @@ def _dotnet_warnings_large() -> dict[str, Any]:
     ]
     return synthesized(
         "dotnet-build-warnings-large",
-        "build/dotnet-build",
+        "build/dotnet",
         family="dotnet",
         command="dotnet build Shop.sln",
         exit_code=0,
@@ -188,7 +188,7 @@ def _dotnet_restore_failure() -> dict[str, Any]:
     ]
     return synthesized(
         "dotnet-build-restore-failure",
-        "build/dotnet-build",
+        "build/dotnet",
         family="dotnet",
         command="dotnet build",
         exit_code=1,

@@ -54,11 +54,11 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
 
     src = "lines of the file itself (first, last and evenly spaced ones)"
     r = ws.run(["cat", "lib/requests/__version__.py"], rel)
-    fx("cat-small-file", "files/read", r, _lines_signals(text("lib/requests/__version__.py")), src, "cat")
+    fx("cat-small-file", "filesystem/read", r, _lines_signals(text("lib/requests/__version__.py")), src, "cat")
     r = ws.run(["cat", "lib/requests/api.py"], rel)
     fx(
         "cat-source-file",
-        "files/read",
+        "filesystem/read",
         r,
         _lines_signals(text("lib/requests/api.py"), 12),
         src,
@@ -67,16 +67,16 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     )
     lines = text("lib/jinja2/environment.py")
     r = ws.run(["head", "-n", "60", "lib/jinja2/environment.py"], rel)
-    fx("head-n-60", "files/read", r, _lines_signals(lines[:60], 10), src + " (the first 60)", "head")
+    fx("head-n-60", "filesystem/read", r, _lines_signals(lines[:60], 10), src + " (the first 60)", "head")
     r = ws.run(["tail", "-n", "40", "lib/jinja2/environment.py"], rel)
-    fx("tail-n-40", "files/read", r, _lines_signals(lines[-40:], 10), src + " (the last 40)", "tail")
+    fx("tail-n-40", "filesystem/read", r, _lines_signals(lines[-40:], 10), src + " (the last 40)", "tail")
     r = ws.run(["sed", "-n", "120,200p", "lib/jinja2/environment.py"], rel)
-    fx("sed-n-range", "files/read-sed", r, _lines_signals(lines[119:200], 12), src + " (lines 120-200)", "sed")
+    fx("sed-n-range", "filesystem/read-sed", r, _lines_signals(lines[119:200], 12), src + " (lines 120-200)", "sed")
     r = ws.run(["nl", "-ba", "lib/requests/hooks.py"], rel)
     hooks = text("lib/requests/hooks.py")
     fx(
         "nl-numbered",
-        "files/read",
+        "filesystem/read",
         r,
         [sig("line", f"{i + 1}\t{ln.rstrip()}") for i, ln in enumerate(hooks) if ln.strip()][:12],
         "nl -ba: number, tab, line",
@@ -85,7 +85,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["cat", "lib/requests/missing.py"], rel)
     fx(
         "cat-missing-file",
-        "files/read",
+        "filesystem/read",
         r,
         [sig("error", "cat: lib/requests/missing.py: No such file or directory")],
         "a file that does not exist",
@@ -96,7 +96,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["cat", "data/matrix.csv"], rel)
     fx(
         "cat-repeated-lines",
-        "files/read",
+        "filesystem/read",
         r,
         [sig("rows", "1,0\n1,0\n1,0\n2,5")],
         "the file's three identical rows, which must stay three",
@@ -114,7 +114,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["cat", "data/worker.log"], rel)
     fx(
         "cat-enormous-log",
-        "files/read",
+        "filesystem/read",
         r,
         [sig("line", log[0]), sig("line", log[-1])],
         "the generated log's first and last lines",
@@ -128,7 +128,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         r = ws.run(["batcat", "lib/requests/structures.py"], rel)
         fx(
             "bat-plain-file",
-            "files/read",
+            "filesystem/read",
             r,
             _lines_signals(text("lib/requests/structures.py"), 10),
             src + " (bat prints plain content when not on a terminal)",

@@ -138,7 +138,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["ls"], repo)
     fx(
         "ls-plain-small",
-        "files/ls",
+        "filesystem/ls",
         "ls",
         r,
         [sig("name", n) for n in sorted(os.listdir(repo)) if not n.startswith(".")],
@@ -148,7 +148,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["ls", "-la"], repo)
     fx(
         "ls-la-small",
-        "files/ls",
+        "filesystem/ls",
         "ls",
         r,
         [sig("name", n) for n in os.listdir(repo)],
@@ -159,7 +159,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["ls", "-la", "lib/pygments/lexers"], repo)
     fx(
         "ls-la-large-dir",
-        "files/ls",
+        "filesystem/ls",
         "ls",
         r,
         [],
@@ -168,11 +168,11 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         f"{len(os.listdir(lexers))} entries in one directory",
     )
     r = ws.run(["ls", "-R", "lib"], repo)
-    fx("ls-recursive-large", "files/ls", "ls", r, [], "none: an inventory listing", ls_v)
+    fx("ls-recursive-large", "filesystem/ls", "ls", r, [], "none: an inventory listing", ls_v)
     r = ws.run(["ls", "-l", "missing.txt", "README.md"], repo)
     fx(
         "ls-missing-file",
-        "files/ls",
+        "filesystem/ls",
         "ls",
         r,
         [sig("error", "ls: cannot access 'missing.txt': No such file or directory"), sig("name", "README.md")],
@@ -186,7 +186,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         r = as_nobody(ws, ["ls", "-R", "bigrepo/lib/sphinx", "bigrepo/secrets"])
         fx(
             "ls-recursive-permission-denied",
-            "files/ls",
+            "filesystem/ls",
             "ls",
             r,
             denied,
@@ -197,7 +197,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         r = as_nobody(ws, ["find", "bigrepo", "-name", "*.rst"])
         fx(
             "find-permission-denied",
-            "files/find",
+            "filesystem/find",
             "find",
             r,
             denied,
@@ -208,7 +208,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         r = as_nobody(ws, ["tree", "bigrepo/lib/sphinx"], None)
         fx(
             "tree-error-opening-dir",
-            "files/tree",
+            "filesystem/tree",
             "tree",
             r,
             [sig("error", "build_cache  [error opening dir]")],
@@ -219,7 +219,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         r = as_nobody(ws, ["du", "-sh", "bigrepo"])
         fx(
             "du-permission-denied",
-            "files/du",
+            "system/du",
             "du",
             r,
             [
@@ -241,14 +241,14 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
 
     # find
     r = ws.run(["find", ".", "-type", "f", "-not", "-path", "./.git/*"], repo)
-    fx("find-type-f-large", "files/find", "find", r, [], "none: an inventory listing", find_v)
+    fx("find-type-f-large", "filesystem/find", "find", r, [], "none: an inventory listing", find_v)
     r = ws.run(["find", "lib/requests", "-name", "*.py"], repo)
     py = sorted(str(p.relative_to(repo)) for p in (repo / "lib" / "requests").rglob("*.py"))
-    fx("find-name-small", "files/find", "find", r, [sig("path", p) for p in py], "Path.rglob('*.py')", find_v)
+    fx("find-name-small", "filesystem/find", "find", r, [sig("path", p) for p in py], "Path.rglob('*.py')", find_v)
     r = ws.run(["find", "lib/jinja2"], repo)
     fx(
         "find-medium-listing",
-        "files/find",
+        "filesystem/find",
         "find",
         r,
         [sig("name", p.name) for p in sorted((repo / "lib" / "jinja2").iterdir())],
@@ -258,7 +258,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["find", "lib/nonexistent", "-name", "*.py"], repo)
     fx(
         "find-missing-start",
-        "files/find",
+        "filesystem/find",
         "find",
         r,
         [sig("error", "find: ‘lib/nonexistent’: No such file or directory")],
@@ -268,23 +268,23 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
 
     # fd
     r = ws.run(["fdfind", "-e", "py", ".", "lib"], repo)
-    fx("fd-extension-large", "files/fd", "find", r, [], "none: an inventory listing", fd_v)
+    fx("fd-extension-large", "filesystem/fd", "find", r, [], "none: an inventory listing", fd_v)
     r = ws.run(["fdfind", "config", "lib/sphinx"], repo)
     hits = sorted(
         str(p.relative_to(repo))
         for p in (repo / "lib" / "sphinx").rglob("*config*")
         if not any(part.startswith(".") for part in p.relative_to(repo).parts)
     )
-    fx("fd-pattern-small", "files/fd", "find", r, [sig("path", p) for p in hits], "Path.rglob('*config*')", fd_v)
+    fx("fd-pattern-small", "filesystem/fd", "find", r, [sig("path", p) for p in hits], "Path.rglob('*config*')", fd_v)
     r = ws.run(["fdfind", "zzz-no-such-name", "lib"], repo)
-    fx("fd-no-match", "files/fd", "find", r, [], "none: nothing matches", fd_v)
+    fx("fd-no-match", "filesystem/fd", "find", r, [], "none: nothing matches", fd_v)
 
     # tree
     n_dirs, n_files = walk_counts(repo / "lib" / "requests")
     r = ws.run(["tree", "lib/requests"], repo)
     fx(
         "tree-small",
-        "files/tree",
+        "filesystem/tree",
         "tree",
         r,
         [sig("summary", _tree_counts(n_dirs, n_files))],
@@ -295,7 +295,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["tree", "lib"], repo)
     fx(
         "tree-large",
-        "files/tree",
+        "filesystem/tree",
         "tree",
         r,
         [sig("summary", _tree_counts(n_dirs, n_files))],
@@ -303,7 +303,15 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         tree_v,
     )
     r = ws.run(["tree", "-L", "2", "lib/sphinx"], repo)
-    fx("tree-depth-2", "files/tree", "tree", r, [sig("summary", "directories, ")], "tree's own report line", tree_v)
+    fx(
+        "tree-depth-2",
+        "filesystem/tree",
+        "tree",
+        r,
+        [sig("summary", "directories, ")],
+        "tree's own report line",
+        tree_v,
+    )
 
     # git ls-files
     git_v = ["git", "--version"]
@@ -311,7 +319,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["git", "ls-files"], repo)
     fx(
         "git-ls-files-large",
-        "files/git-ls-files",
+        "filesystem/git-ls-files",
         "git-ls-files",
         r,
         [sig("count", f"{len(tracked):,} files")],
@@ -321,7 +329,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["git", "ls-files", "docs", "tests"], repo)
     fx(
         "git-ls-files-small",
-        "files/git-ls-files",
+        "filesystem/git-ls-files",
         "git-ls-files",
         r,
         [sig("path", p) for p in tracked if p.startswith(("docs/", "tests/"))],
@@ -332,7 +340,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["git", "ls-files"], "notrepo")
     fx(
         "git-ls-files-not-a-repo",
-        "files/git-ls-files",
+        "filesystem/git-ls-files",
         "git-ls-files",
         r,
         [sig("error", "fatal: not a git repository")],
@@ -349,7 +357,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     )
     fx(
         "du-sh-star",
-        "files/du",
+        "system/du",
         "du",
         r,
         [sig("entry", name) for _, name in sizes],
@@ -363,7 +371,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     )[:8]
     fx(
         "du-all-large",
-        "files/du",
+        "system/du",
         "du",
         r,
         [sig("entry", f"\t{name}") for _, name in top],
@@ -382,7 +390,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     biggest = sorted(counts, key=lambda f: -counts[f])[:5]
     fx(
         "wc-lines-many",
-        "files/wc",
+        "text/wc",
         "wc",
         r,
         [sig("total", f"{sum(counts.values())} total"), *(sig("file", f"{counts[f]} {f}") for f in biggest)],
@@ -392,7 +400,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["wc", "README.md", "pyproject.toml"], repo)
     fx(
         "wc-small",
-        "files/wc",
+        "text/wc",
         "wc",
         r,
         [sig("file", "README.md"), sig("file", "pyproject.toml")],
@@ -402,7 +410,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run(["wc", "-l", "missing.txt", "README.md"], repo)
     fx(
         "wc-missing-file",
-        "files/wc",
+        "text/wc",
         "wc",
         r,
         [sig("error", "wc: missing.txt: No such file or directory")],
@@ -428,7 +436,7 @@ def _df(ws: Workspace, out: list[dict[str, Any]]) -> None:
         out.append(
             ws.fixture(
                 "df-h-near-full",
-                "files/df",
+                "system/df",
                 r,
                 family="df",
                 signals=sigs or [sig("header", "Filesystem")],
@@ -446,7 +454,7 @@ def _df(ws: Workspace, out: list[dict[str, Any]]) -> None:
     out.append(
         ws.fixture(
             "df-missing-path",
-            "files/df",
+            "system/df",
             r,
             family="df",
             signals=[sig("error", "df: /nonexistent/path: No such file or directory")],
@@ -502,7 +510,7 @@ def _df(ws: Workspace, out: list[dict[str, Any]]) -> None:
     out.append(
         synthesized(
             "df-h-workstation-snaps",
-            "files/df",
+            "system/df",
             family="df",
             command="df -h",
             exit_code=0,

@@ -113,7 +113,7 @@ def pr_list(rng: random.Random) -> dict[str, Any]:
         "\n".join(rows) + "\n",
         sigs,
         SRC_TABLE + "; columns number, title, head label, state, createdAt",
-        rule="gh/pr-list",
+        rule="cloud/gh-pr-list",
     )
 
 
@@ -131,7 +131,7 @@ def issue_list(rng: random.Random) -> dict[str, Any]:
         "\n".join(rows) + "\n",
         sigs,
         SRC_TABLE + "; columns number, state, title, labels, updatedAt (pkg/cmd/issue/shared/display.go)",
-        rule="gh/issue-list",
+        rule="cloud/gh-issue-list",
     )
 
 
@@ -165,7 +165,7 @@ def run_list(rng: random.Random) -> dict[str, Any]:
         sigs,
         SRC_TABLE + "; columns status, conclusion, title, workflow, branch, event, id, elapsed, age "
         "(pkg/cmd/run/list/list_test.go 'blank nontty')",
-        rule="gh/run-list",
+        rule="cloud/gh-run-list",
     )
 
 
@@ -230,7 +230,7 @@ def pr_checks(rng: random.Random, kind: str) -> dict[str, Any]:
         "cli/cli pkg/cmd/pr/checks/output.go (non-TTY: name, bucket, elapsed, link, description; sorted fail, "
         "pending, others) and cli.github.com/manual/gh_pr_checks (exit 8 while checks are pending)",
         exit_code=code,
-        rule="gh/pr-checks",
+        rule="cloud/gh-pr-checks",
     )
 
 
@@ -305,7 +305,7 @@ def pr_view() -> dict[str, Any]:
         out,
         sigs,
         "cli/cli pkg/cmd/pr/view/view.go printRawPrPreview (non-TTY field:\\tvalue lines, --, raw body)",
-        rule="gh/view",
+        rule="cloud/gh-view",
     )
 
 
@@ -356,7 +356,7 @@ def pr_view_comments() -> dict[str, Any]:
         out,
         sigs,
         "cli/cli pkg/cmd/pr/shared/comments.go formatRawComment (author/association/edited/status, --, body, --)",
-        rule="gh/view",
+        rule="cloud/gh-view",
     )
 
 
@@ -457,7 +457,7 @@ def run_log(rng: random.Random) -> dict[str, Any]:
         sigs,
         "cli/cli pkg/cmd/run/view/view.go displayRunLog (job<TAB>step<TAB>raw log line; Actions log lines "
         "start with an RFC 3339 timestamp, the first line of a step log with a BOM)",
-        rule="gh/run-view",
+        rule="cloud/gh-run-view",
     )
 
 
@@ -682,7 +682,7 @@ def api_pulls(rng: random.Random) -> dict[str, Any]:
         sigs,
         "docs.github.com/en/rest/pulls/pulls#list-pull-requests (response schema; the API pretty-prints) and "
         "cli/cli pkg/cmd/api (non-TTY: the body as received)",
-        rule="gh/api",
+        rule="cloud/gh-api",
     )
 
 
@@ -702,7 +702,7 @@ def api_not_found() -> dict[str, Any]:
         "cli/cli pkg/cmd/api: `gh: <message> (HTTP <code>)` on stderr, the JSON error body on stdout, exit 1",
         exit_code=1,
         stderr="gh: Not Found (HTTP 404)\n",
-        rule="gh/api",
+        rule="cloud/gh-api",
     )
 
 
@@ -719,7 +719,7 @@ def pr_list_logged_out() -> dict[str, Any]:
         "cli/cli pkg/cmdutil/auth_check.go (the not-authenticated message, exit 4)",
         exit_code=4,
         stderr=err,
-        rule="gh/pr-list",
+        rule="cloud/gh-pr-list",
     )
 
 

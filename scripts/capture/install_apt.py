@@ -16,7 +16,7 @@ from typing import Any
 from capture._install_util import NOBODY, relabel
 from capture._lib import Result, Skip, Workspace, sig
 
-RULE = "install/apt"
+RULE = "package/apt-install"
 FAMILY = "apt"
 SMALL = ["sl", "cowsay", "figlet"]
 
@@ -168,7 +168,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "apt-list-installed",
-            "install/apt-list",
+            "package/apt-list",
             r,
             family=FAMILY,
             signals=[sig("package", n) for n in manual],
@@ -181,7 +181,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "apt-list-upgradable",
-            "install/apt-list",
+            "package/apt-list",
             r,
             family=FAMILY,
             signals=[sig("package", n) for n in up],

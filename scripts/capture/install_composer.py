@@ -14,7 +14,7 @@ from typing import Any
 
 from capture._lib import Result, Workspace, sig, synthesized
 
-RULE = "install/composer"
+RULE = "package/composer"
 FAMILY = "composer"
 
 

@@ -41,7 +41,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
 
 
 def _pnpm(ws: Workspace, tag: str, exe: str, version: str) -> list[dict[str, Any]]:
-    rule, family = "install/pnpm", "pnpm"
+    rule, family = "install/pnpm-install", "pnpm"
     env = dict(ws.env, npm_config_store_dir=str(ws.path(f"{tag}-store")))
     out: list[dict[str, Any]] = []
 
@@ -108,7 +108,7 @@ def _pnpm(ws: Workspace, tag: str, exe: str, version: str) -> list[dict[str, Any
 
 
 def _yarn(ws: Workspace) -> list[dict[str, Any]]:
-    rule, family = "install/yarn", "yarn"
+    rule, family = "install/yarn-install", "yarn"
     version = ws.version(["yarn", "--version"])
     env = dict(ws.env, YARN_CACHE_FOLDER=str(ws.path("yarn-cache")))
     out: list[dict[str, Any]] = []
@@ -188,7 +188,7 @@ def _yarn_lock(ws: Workspace, d: str) -> set[tuple[str, str]]:
 
 
 def _bun(ws: Workspace) -> list[dict[str, Any]]:
-    rule, family = "install/bun", "bun"
+    rule, family = "install/bun-install", "bun"
     version = ws.version(["bun", "--version"])
     env = dict(ws.env, BUN_INSTALL_CACHE_DIR=str(ws.path("bun-cache")))
     out: list[dict[str, Any]] = []

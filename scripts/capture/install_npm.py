@@ -16,7 +16,7 @@ from typing import Any
 from capture._install_util import NOBODY, npm_userconfig, relabel
 from capture._lib import Result, Skip, Workspace, sig, synthesized
 
-RULE = "install/npm"
+RULE = "install/npm-install"
 FAMILY = "npm-install"
 
 

@@ -140,7 +140,7 @@ def _brew_install() -> dict[str, Any]:
     ]
     return synthesized(
         "brew-install-with-dependencies",
-        "install/brew",
+        "package/brew-install",
         family="brew",
         command="brew install wget",
         exit_code=0,
@@ -160,7 +160,7 @@ def _brew_unknown() -> dict[str, Any]:
     stderr = 'Warning: No available formula with the name "wgett". Did you mean wget or wgetpaste?\nError: No formulae or casks found for wgett.\n'
     return synthesized(
         "brew-install-unknown-formula",
-        "install/brew",
+        "package/brew-install",
         family="brew",
         command="brew install wgett",
         exit_code=1,
@@ -178,7 +178,7 @@ def _brew_already() -> dict[str, Any]:
     )
     return synthesized(
         "brew-install-already-installed",
-        "install/brew",
+        "package/brew-install",
         family="brew",
         command="brew install wget",
         exit_code=0,
@@ -237,7 +237,7 @@ def _brew_upgrade() -> dict[str, Any]:
     ]
     return synthesized(
         "brew-upgrade",
-        "install/brew",
+        "package/brew-install",
         family="brew",
         command="brew upgrade",
         exit_code=0,
@@ -313,7 +313,7 @@ def _dnf_install() -> dict[str, Any]:
     out += ["", "Complete!"]
     return synthesized(
         "dnf-install-with-dependencies",
-        "install/dnf",
+        "package/dnf-install",
         family="dnf",
         command="dnf install -y nginx",
         exit_code=0,
@@ -408,7 +408,7 @@ def _dnf_upgrade_large() -> dict[str, Any]:
     out += ["Installed:", "  kernel-core-6.7.7-200.fc39.x86_64", "", "Complete!"]
     return synthesized(
         "dnf-upgrade-large",
-        "install/dnf",
+        "package/dnf-install",
         family="dnf",
         command="dnf upgrade -y",
         exit_code=0,
@@ -429,7 +429,7 @@ def _dnf_unknown() -> dict[str, Any]:
     stderr = "Error: Unable to find a match: nginxx\n"
     return synthesized(
         "dnf-install-unknown",
-        "install/dnf",
+        "package/dnf-install",
         family="dnf",
         command="dnf install -y nginxx",
         exit_code=1,
@@ -478,7 +478,7 @@ def _dnf5_install() -> dict[str, Any]:
     out.append("Complete!")
     return synthesized(
         "dnf5-install",
-        "install/dnf",
+        "package/dnf-install",
         family="dnf",
         command="dnf install -y htop",
         exit_code=0,
@@ -568,7 +568,7 @@ def _yum_install() -> dict[str, Any]:
     ]
     return synthesized(
         "yum-install-el7",
-        "install/dnf",
+        "package/dnf-install",
         family="dnf",
         command="yum install -y httpd",
         exit_code=0,

@@ -67,7 +67,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     return [
         ws.fixture(
             "ls-la-mixed-metadata",
-            "files/ls",
+            "filesystem/ls",
             r,
             family="ls",
             signals=signals,

@@ -16,7 +16,7 @@ from typing import Any
 
 from capture._lib import Workspace, sig
 
-RULE = "build/make"
+RULE = "task/make"
 FAMILY = "make"
 CFLAGS = "-std=c11 -O2 -g -Wall -Wextra -Isrc"
 

@@ -13,7 +13,7 @@ from typing import Any
 from capture._lib import Result, Workspace, sig
 from capture._lint_projects import JS_CLEAN, js_project
 
-RULE = "lint/prettier"
+RULE = "lint/prettier-check"
 FAMILY = "prettier"
 BROKEN = "src/broken.js"
 

@@ -117,7 +117,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         "ripgrep's documented parse error for an unclosed group",
     )
     r = ws.run(["rg", "--files", "lib"], rel)
-    fx("rg-files-inventory", "search/rg-files", "rg", r, [], "none: an inventory listing")
+    fx("rg-files-inventory", "filesystem/rg-files", "rg", r, [], "none: an inventory listing")
     r = ws.run(["rg", "-l", "deprecated", "lib/sphinx"], rel)
     fx("rg-files-with-matches", "search/rg", "rg", r, rg_paths(ws, ["deprecated", "lib/sphinx"], rel), rg_src)
 

@@ -263,7 +263,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "top-batch-busy",
-            "system/top",
+            "observability/top",
             box.run(["top", "-b", "-n", "1", "-w", "200"]),
             family="top",
             signals=[
@@ -280,7 +280,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "top-batch-by-mem",
-            "system/top",
+            "observability/top",
             box.run(["top", "-b", "-n", "1", "-c", "-o", "%MEM", "-w", "250"]),
             family="top",
             signals=[sig("top_mem", "hog-mem"), sig("top_mem_pid", f" {hog_pid} root"), sig("summary", "Tasks:")],
@@ -291,7 +291,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "top-no-such-pid",
-            "system/top",
+            "observability/top",
             box.run(["top", "-b", "-n", "1", "-p", "999999"]),
             family="top",
             signals=[sig("summary", "Tasks: 0 total"), sig("header", "PID USER")],
@@ -305,7 +305,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "ss-tulpn",
-            "system/ss",
+            "service/ss",
             box.run(["ss", "-tulpn"]),
             family="sockets",
             signals=[*(sig("listen", f"127.0.0.1:{p}") for p in ports), sig("process", f"pid={listener_pid}")],
@@ -316,7 +316,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "ss-tanp-many",
-            "system/ss",
+            "service/ss",
             box.run(["ss", "-tanp"]),
             family="sockets",
             signals=[*(sig("listen", f"127.0.0.1:{p}") for p in ports), sig("established", str(CLIENTS))],
@@ -329,7 +329,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "ss-bad-option",
-            "system/ss",
+            "service/ss",
             ws.run(["ss", "-tulpn", "--bogus"]),
             family="sockets",
             signals=[sig("error", "unrecognized option")],
@@ -341,7 +341,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "netstat-tulpn",
-            "system/netstat",
+            "service/netstat",
             box.run(["netstat", "-tulpn"]),
             family="sockets",
             signals=[*(sig("listen", f"127.0.0.1:{p}") for p in ports), sig("process", f"{listener_pid}/python")],
@@ -352,7 +352,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "netstat-tanp-many",
-            "system/netstat",
+            "service/netstat",
             box.run(["netstat", "-tanp"]),
             family="sockets",
             signals=[*(sig("listen", f"127.0.0.1:{p}") for p in ports), sig("established", str(CLIENTS))],
@@ -363,7 +363,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "netstat-bad-option",
-            "system/netstat",
+            "service/netstat",
             ws.run(["netstat", "-Q"]),
             family="sockets",
             signals=[sig("error", "invalid option")],
@@ -376,7 +376,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "lsof-process-many-files",
-            "system/lsof",
+            "service/lsof",
             box.run(["lsof", "-p", str(opener_pid)]),
             family="lsof",
             signals=[
@@ -393,7 +393,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "lsof-network",
-            "system/lsof",
+            "service/lsof",
             box.run(["lsof", "-i", "-P", "-n"]),
             family="lsof",
             signals=[*(sig("listen", f"127.0.0.1:{p} (LISTEN)") for p in ports)],
@@ -404,7 +404,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "lsof-port-listen",
-            "system/lsof",
+            "service/lsof",
             box.run(["lsof", "-i", f":{LISTEN_PORT}", "-s", "TCP:LISTEN", "-P", "-n"]),
             family="lsof",
             signals=[sig("listen", f"127.0.0.1:{LISTEN_PORT} (LISTEN)"), sig("pid", f" {listener_pid} ")],
@@ -415,7 +415,7 @@ def _busy_box(ws: Workspace, box: Box) -> list[dict[str, Any]]:
     fixtures.append(
         ws.fixture(
             "lsof-missing-path",
-            "system/lsof",
+            "service/lsof",
             ws.run(["lsof", "/nonexistent/app.sock"]),
             family="lsof",
             signals=[sig("error", "status error on /nonexistent/app.sock: No such file or directory")],
@@ -439,7 +439,7 @@ def _free(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "free-human",
-            "system/free",
+            "observability/free",
             r,
             family="free",
             signals=[sig("row", "Mem:"), sig("row", "Swap:"), sig("header", "total used free")],
@@ -451,7 +451,7 @@ def _free(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "free-kib",
-            "system/free",
+            "observability/free",
             r,
             family="free",
             signals=[sig("total", str(meminfo["MemTotal"])), sig("row", "Swap:")],
@@ -463,7 +463,7 @@ def _free(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "free-sampled",
-            "system/free",
+            "observability/free",
             r,
             family="free",
             signals=[sig("row", "Mem:"), sig("row", "Swap:"), sig("header", "total used free")],
@@ -476,7 +476,7 @@ def _free(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "free-bad-option",
-            "system/free",
+            "observability/free",
             r,
             family="free",
             signals=[sig("error", "invalid option")],
@@ -565,7 +565,7 @@ def _journal(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "journalctl-no-journal",
-            "system/journalctl",
+            "service/journalctl",
             r,
             family="journalctl",
             signals=[sig("message", "No journal files were found."), sig("message", "-- No entries --")],
@@ -586,7 +586,7 @@ def _journal(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "journalctl-file-large",
-            "system/journalctl",
+            "service/journalctl",
             r,
             family="journalctl",
             signals=[sig("error_line", n["message"]) for n in notable],
@@ -600,7 +600,7 @@ def _journal(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "journalctl-file-priority",
-            "system/journalctl",
+            "service/journalctl",
             r,
             family="journalctl",
             signals=[sig("error_line", n["message"]) for n in notable],
@@ -613,7 +613,7 @@ def _journal(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "journalctl-file-unit",
-            "system/journalctl",
+            "service/journalctl",
             r,
             family="journalctl",
             signals=[sig("error_line", n["message"]) for n in worker],
@@ -626,7 +626,7 @@ def _journal(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "journalctl-file-corrupt",
-            "system/journalctl",
+            "service/journalctl",
             r,
             family="journalctl",
             signals=[sig("error", "Failed to open files: Bad message")],
@@ -653,7 +653,7 @@ def _systemctl(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "systemctl-status-no-systemd",
-            "system/systemctl",
+            "service/systemctl",
             r,
             family="systemctl",
             signals=[sig("error", "System has not been booted with systemd"), sig("error", "Failed to connect to bus")],
@@ -665,7 +665,7 @@ def _systemctl(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "systemctl-list-no-systemd",
-            "system/systemctl-units",
+            "service/systemctl-units",
             r,
             family="systemctl",
             signals=[sig("error", "System has not been booted with systemd")],
@@ -712,7 +712,7 @@ def _systemctl_synth(ver: str) -> list[dict[str, Any]]:
     out.append(
         synthesized(
             "systemctl-status-running",
-            "system/systemctl",
+            "service/systemctl",
             family="systemctl",
             command="systemctl status nginx",
             exit_code=0,
@@ -756,7 +756,7 @@ def _systemctl_synth(ver: str) -> list[dict[str, Any]]:
     out.append(
         synthesized(
             "systemctl-status-failed",
-            "system/systemctl",
+            "service/systemctl",
             family="systemctl",
             command="systemctl status api.service",
             exit_code=3,
@@ -890,7 +890,7 @@ def _systemctl_synth(ver: str) -> list[dict[str, Any]]:
     out.append(
         synthesized(
             "systemctl-list-units-services",
-            "system/systemctl-units",
+            "service/systemctl-units",
             family="systemctl",
             command="systemctl list-units --type=service --no-pager",
             exit_code=0,

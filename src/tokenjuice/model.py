@@ -20,8 +20,8 @@ class ToolRun:
 
     `combined` is the output in arrival order. When only `stdout`/`stderr` are given it
     is derived from them (stdout first). `interleave` optionally records the arrival
-    order as `(stream, length)` chunks over `combined` (0 = stdout, 1 = stderr); the
-    generic path uses it to tell which line came from which stream.
+    order as `(channel, length)` chunks over `combined` (0 = stdout, 1 = stderr); the
+    generic path uses it to tell which line came from which channel.
     """
 
     __slots__ = (
@@ -161,6 +161,7 @@ class Reduction:
         "lines_total",
         "mode",
         "omitted",
+        "preview",
         "raw_chars",
         "raw_tokens",
         "redactions",
@@ -217,6 +218,9 @@ class Reduction:
         self.artifact: str | None = None
         # Secrets replaced before reduction, by kind (see tokenjuice.redact).
         self.redactions: dict[str, int] = {}
+        # The facts line and body without the `exit N` line and the footer (set by the
+        # engine on a rule's reduction; otherwise the text after its `exit N` line).
+        self.preview: str | None = None
 
     @property
     def lines_omitted(self) -> int:
@@ -239,11 +243,36 @@ class Reduction:
     def ratio(self) -> float:
         return round(self.reduced_chars / self.raw_chars, 4) if self.raw_chars else 1.0
 
+    @property
+    def preview_text(self) -> str:
+        if self.preview is not None:
+            return self.preview
+        first, nl, rest = self.text.partition("\n")
+        return rest if nl and self.exit_code and first.startswith(f"exit {self.exit_code}") else self.text
+
+    def compaction(self) -> dict[str, Any]:
+        """The TypeScript `compaction` field: which kinds of omission the text has, and
+        whether it stands for the whole output (every omission stated, nothing to re-run)."""
+        kinds: list[str] = []
+        for reason, n in self.omitted.items():
+            if not n:
+                continue
+            if reason != "middle":
+                kinds.append("line-filter")
+            elif self.mode in ("fail-open", "unstored"):
+                kinds.append("middle-truncation")
+            else:
+                kinds.append("head-tail-omission")
+        kinds = sorted(set(kinds))
+        return {"authoritative": bool(kinds) and self.mode not in ("fail-open", "unstored"), "kinds": kinds}
+
     def to_dict(self) -> dict[str, Any]:
         """The reduce-json response: the TypeScript tokenjuice fields plus our own."""
         return {
             "inlineText": self.text,
+            "previewText": self.preview_text,
             "facts": dict(self.facts),
+            "compaction": self.compaction(),
             "stats": {
                 "rawChars": self.raw_chars,
                 "reducedChars": self.reduced_chars,

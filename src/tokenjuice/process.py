@@ -2,7 +2,7 @@
 
 stdout and stderr are read as they arrive (one `select` loop), decoded incrementally as
 UTF-8 (a character split across reads is not mangled), and recorded in arrival order
-with a per-chunk stream tag. Writes to the two pipes that land between two reads have
+with a per-chunk channel tag. Writes to the two pipes that land between two reads have
 no order any reader can tell, so with `merge_stderr` both go to one pipe, as an agent
 host's shell tool has them: the bytes come back in exactly the order they were
 written, all tagged stdout. stdin is passed through. SIGINT/SIGTERM/SIGHUP reach the
@@ -68,18 +68,18 @@ class Sink:
         self.err: list[str] = []
         self.raw: list[bytes] = []  # the bytes in arrival order, for a byte-exact artifact
 
-    def feed_bytes(self, stream: int, data: bytes) -> None:
+    def feed_bytes(self, channel: int, data: bytes) -> None:
         self.raw.append(data)
 
-    def feed(self, stream: int, text: str) -> None:
+    def feed(self, channel: int, text: str) -> None:
         if not text:
             return
         self.parts.append(text)
-        (self.out if stream == STDOUT else self.err).append(text)
-        if self.interleave and self.interleave[-1][0] == stream:
+        (self.out if channel == STDOUT else self.err).append(text)
+        if self.interleave and self.interleave[-1][0] == channel:
             self.interleave[-1][1] += len(text)
         else:
-            self.interleave.append([stream, len(text)])
+            self.interleave.append([channel, len(text)])
 
     def to_run(self, **kw: object) -> ToolRun:
         return ToolRun(
@@ -130,7 +130,7 @@ def run_command(
     """Run `argv` (or, with `shell`, the shell command `argv[0]`) and capture it.
 
     stdin is inherited (passed through) unless `stdin_devnull`; `merge_stderr`: stderr
-    on the stdout pipe (one stream, in write order).
+    on the stdout pipe (one channel, in write order).
     """
     sink = sink or Sink()
     command_text = argv[0] if shell else _join(argv)
@@ -249,23 +249,23 @@ class _GuardedSink(Sink):
         self.error = f"{type(exc).__name__}: {exc}"
         _log.warn(f"capturing the output failed ({self.error}); keeping the rest in memory", key="sink-failed")
 
-    def feed_bytes(self, stream: int, data: bytes) -> None:
+    def feed_bytes(self, channel: int, data: bytes) -> None:
         if self.error is None:
             try:
-                self.inner.feed_bytes(stream, data)
+                self.inner.feed_bytes(channel, data)
                 return
             except Exception as exc:  # noqa: BLE001 - the command's output still comes back
                 self._fail(exc)
-        super().feed_bytes(stream, data)
+        super().feed_bytes(channel, data)
 
-    def feed(self, stream: int, text: str) -> None:
+    def feed(self, channel: int, text: str) -> None:
         if self.error is None:
             try:
-                self.inner.feed(stream, text)
+                self.inner.feed(channel, text)
                 return
             except Exception as exc:  # noqa: BLE001 - the command's output still comes back
                 self._fail(exc)
-        super().feed(stream, text)
+        super().feed(channel, text)
 
     def to_run(self, **kw: object) -> ToolRun:
         head: ToolRun | None = None
@@ -472,16 +472,16 @@ def _pump(
         STDOUT: codecs.getincrementaldecoder("utf-8")(errors="replace"),
         STDERR: codecs.getincrementaldecoder("utf-8")(errors="replace"),
     }
-    streams = {proc.out_fd: STDOUT}
+    channels = {proc.out_fd: STDOUT}
     if proc.err_fd is not None:
-        streams[proc.err_fd] = STDERR
-    for fd in streams:
+        channels[proc.err_fd] = STDERR
+    for fd in channels:
         poller.register(fd, select.POLLIN)  # hang-ups and errors are always reported
     timed_out = False
     term_sent_at: float | None = None
     exited_at: float | None = None
-    open_streams = len(streams)
-    while open_streams:
+    open_fds = len(channels)
+    while open_fds:
         if on_tick is not None:
             on_tick()
         now = time.monotonic()
@@ -502,24 +502,24 @@ def _pump(
         if exited_at is not None and now - exited_at > DRAIN_AFTER_EXIT_S:
             break  # a grandchild holds the pipes open; the command itself is done
         for fd, _ in poller.poll(wait * 1000):
-            stream = streams[fd]
+            channel = channels[fd]
             try:
                 data = os.read(fd, READ_SIZE)
             except OSError:
                 data = b""
             if not data:
                 poller.unregister(fd)
-                open_streams -= 1
-                sink.feed(stream, decoders[stream].decode(b"", final=True))
+                open_fds -= 1
+                sink.feed(channel, decoders[channel].decode(b"", final=True))
                 continue
             if tee:
                 _tee(data)
             if on_chunk is not None:
-                on_chunk(stream, data)
-            sink.feed_bytes(stream, data)
-            sink.feed(stream, decoders[stream].decode(data))
-    for stream, dec in decoders.items():
-        sink.feed(stream, dec.decode(b"", final=True))
+                on_chunk(channel, data)
+            sink.feed_bytes(channel, data)
+            sink.feed(channel, decoders[channel].decode(data))
+    for channel, dec in decoders.items():
+        sink.feed(channel, dec.decode(b"", final=True))
     return timed_out
 
 

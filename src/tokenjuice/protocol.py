@@ -2,8 +2,9 @@
 
 Request: a tool-run object `{toolName, command, argv, cwd, stdout, stderr, combinedText,
 exitCode, …}` or an envelope `{input: {...}, options: {...}}`. Response: the
-`Reduction.to_dict()` object (`inlineText`, `facts`, `stats`, `classification`, plus
-tokenjuice's own fields). Unknown fields are errors, so a typo never silently changes
+`Reduction.to_dict()` object (`inlineText`, `previewText`, `facts`, `compaction`,
+`stats`, `classification`, as the TypeScript `CompactResult`, plus tokenjuice's own
+fields; docs/rules.md says what each means). Unknown fields are errors, so a typo never silently changes
 what the model sees.
 """
 

@@ -270,7 +270,7 @@ def test_explain_shows_choice_runners_up_and_reasons(tmp_path: Path) -> None:
 def test_explain_json_with_output(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     out.write_text("waiting\n" * 500 + "done\n")
-    p = tj("explain", "--json", "--output", str(out), "--", "python3", "build.py")
+    p = tj("explain", "--json", "--output", str(out), "--", "./build.sh")
     data = json.loads(p.stdout)
     assert data["chosen"]["id"] == "generic/fallback"
     assert data["density"] < 0.3

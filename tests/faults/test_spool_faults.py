@@ -16,7 +16,7 @@ import pytest
 from tests.faults._util import TJ, assert_failed_open, emitter, leftovers, tj
 
 # Spool past 1 MB instead of 8 MB: the same path, a smaller test.
-SPOOL_AT = {"TOKENJUICE_STREAM_THRESHOLD": str(1 << 20)}
+SPOOL_AT = {"TOKENJUICE_SPOOL_THRESHOLD": str(1 << 20)}
 
 
 @pytest.mark.parametrize("fault", ["disk full", "file-size limit"])

@@ -75,7 +75,7 @@ def test_a_damaged_output_is_refused_not_returned(size: int, tmp_path: Path) -> 
 
 def test_the_mcp_read_output_tool_refuses_a_damaged_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("mcp")
-    from tokenjuice.mcp_server import Tools
+    from tokenjuice.mcp.tools import Tools
 
     home = tmp_path / "home"
     monkeypatch.setenv("TOKENJUICE_HOME", str(home))

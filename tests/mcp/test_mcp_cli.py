@@ -7,13 +7,14 @@ import sys
 
 import pytest
 
-import tokenjuice
+import tokenjuice.mcp
 from tokenjuice.cli.commands import mcp as command
+from tokenjuice.cli.options import add_to
 
 
 def _args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    command.add_arguments(parser)
+    add_to(parser, command.OPTIONS)
     return parser.parse_args(list(argv))
 
 
@@ -22,8 +23,9 @@ def _hide_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
     # submodules another test already imported must go too, or they would still resolve.
     for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")] or ["mcp"]:
         monkeypatch.setitem(sys.modules, name, None)
-    monkeypatch.delitem(sys.modules, "tokenjuice.mcp_server", raising=False)
-    monkeypatch.delattr(tokenjuice, "mcp_server", raising=False)
+    for name in ("tokenjuice.mcp.server", "tokenjuice.mcp.schema"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.delattr(tokenjuice.mcp, "server", raising=False)
 
 
 def test_missing_extra_is_one_line_and_exit_2(

@@ -1,12 +1,13 @@
-"""The server's line reading and text helpers, in process (no MCP session needed)."""
+"""The tools' line reading and text helpers, in process (no MCP session, no SDK needed)."""
 
 from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("mcp")
+from tokenjuice.mcp import tools as srv
+from tokenjuice.store.readback import read_slice
 
-from tokenjuice import mcp_server as srv
+CAP = srv.DEFAULT_MAX_READ_CHARS
 
 LINES = [f"line {i}\n" for i in range(1, 101)]
 
@@ -32,22 +33,22 @@ def test_parse_lines_rejects(spec: str) -> None:
 
 
 def test_read_slice_ranges_and_tail() -> None:
-    assert srv.read_slice(_chunks(LINES), start=10, end=12) == ("".join(LINES[9:12]), 10, 12, 100, False)
-    assert srv.read_slice(_chunks(LINES), start=99, end=None) == ("".join(LINES[98:]), 99, 100, 100, False)
-    assert srv.read_slice(_chunks(LINES), tail=3) == ("".join(LINES[-3:]), 98, 100, 100, False)
-    assert srv.read_slice(_chunks(LINES), start=200, end=300) == ("", None, None, 100, False)
-    assert srv.read_slice(_chunks(["no newline at the end"]), start=1) == ("no newline at the end", 1, 1, 1, False)
+    assert read_slice(_chunks(LINES), start=10, end=12, cap=CAP) == ("".join(LINES[9:12]), 10, 12, 100, False)
+    assert read_slice(_chunks(LINES), start=99, end=None, cap=CAP) == ("".join(LINES[98:]), 99, 100, 100, False)
+    assert read_slice(_chunks(LINES), tail=3, cap=CAP) == ("".join(LINES[-3:]), 98, 100, 100, False)
+    assert read_slice(_chunks(LINES), start=200, end=300, cap=CAP) == ("", None, None, 100, False)
+    assert read_slice(_chunks(["no newline at the end"]), start=1, cap=CAP) == ("no newline at the end", 1, 1, 1, False)
 
 
 def test_read_slice_cap_keeps_whole_lines_and_says_so() -> None:
-    text, first, last, total, cut = srv.read_slice(_chunks(LINES), start=1, end=50, cap=40)
+    text, first, last, total, cut = read_slice(_chunks(LINES), start=1, end=50, cap=40)
     assert cut and (first, total) == (1, 100)
     assert last is not None and text == "".join(LINES[:last]) and len(text) <= 40
-    text, first, last, total, cut = srv.read_slice(_chunks(LINES), tail=50, cap=40)
+    text, first, last, total, cut = read_slice(_chunks(LINES), tail=50, cap=40)
     assert cut and last == 100
     assert first is not None and text == "".join(LINES[first - 1 :]) and len(text) <= 40
     # One line longer than the cap: its start, marked.
-    text, first, last, _, cut = srv.read_slice(_chunks(["x" * 500 + "\n", "y\n"]), start=1, cap=100)
+    text, first, last, _, cut = read_slice(_chunks(["x" * 500 + "\n", "y\n"]), start=1, cap=100)
     assert cut and (first, last) == (1, 1) and text.startswith("x" * 100) and "line cut" in text
 
 

@@ -53,7 +53,7 @@ Session = Callable[[ClientSession], Awaitable[None]]
 async def _connect(tmp_path: Path, *extra_args: str) -> AsyncIterator[ClientSession]:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "tokenjuice.mcp_server", *extra_args],
+        args=["-m", "tokenjuice.mcp", *extra_args],
         env={
             "TOKENJUICE_HOME": str(tmp_path / "tjhome"),
             # The exact tokenizer costs a second of start-up and changes nothing here.

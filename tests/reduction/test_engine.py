@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers import load, lost
 from tokenjuice.model import ToolRun
-from tokenjuice.reduction import pipeline
+from tokenjuice.reduction import generic, pipeline
 from tokenjuice.reduction.engine import FAIL_OPEN_MAX_CHARS, Reducer
 from tokenjuice.rules.fixtures import fixture_run
 from tokenjuice.rules.loader import RuleSet, load_rules
@@ -105,7 +105,7 @@ def test_any_exception_passes_the_original(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_fail_open_caps_huge_outputs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pipeline, "apply_generic", lambda *_a, **_k: 1 / 0)
+    monkeypatch.setattr(generic, "apply_generic", lambda *_a, **_k: 1 / 0)
     big = "".join(f"line {i} of a very large output\n" for i in range(200_000))
     red = builtin().reduce(big, command="python3 dump.py", exit_code=0)
     assert red.mode == "fail-open"
@@ -174,8 +174,8 @@ def test_result_fields_and_json_shape() -> None:
     red = builtin().reduce_run(fixture_run(fx))
     d = red.to_dict()
     assert d["inlineText"] == red.text
-    assert d["classification"]["matchedReducer"] == "build/make"
-    assert d["classification"]["family"] == "make"
+    assert d["classification"]["matchedReducer"] == "task/make"
+    assert d["classification"]["family"] == "task-runner"
     assert d["stats"]["rawChars"] == len(fixture_run(fx).combined)
     assert d["stats"]["reducedChars"] == len(red.text)
     assert 0 < d["stats"]["ratio"] < 1

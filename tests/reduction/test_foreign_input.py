@@ -15,7 +15,7 @@ import pytest
 from tests.helpers import all_fixture_paths, reducer
 from tokenjuice import _log
 from tokenjuice.model import ToolRun
-from tokenjuice.reduction import pipeline
+from tokenjuice.reduction import formatting
 from tokenjuice.rules.fixtures import fixture_run, load_fixture
 
 
@@ -55,7 +55,7 @@ def test_no_formatter_fails_on_cut_or_foreign_output(seed: int, monkeypatch: pyt
             failures.append(msg)
         warn(msg, *args, **kwargs)
 
-    monkeypatch.setattr(pipeline, "_formatter_failed", formatter_failed)
+    monkeypatch.setattr(formatting, "failed", formatter_failed)
     monkeypatch.setattr(_log, "warn", record)
     rng = random.Random(seed)
     runs = [fixture_run(load_fixture(p)) for p in all_fixture_paths()]

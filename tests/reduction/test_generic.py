@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from tests.helpers import load, lost, reduce_fixture
 from tokenjuice.model import ToolRun
+from tokenjuice.reduction.batches import prepare
 from tokenjuice.reduction.engine import Reducer
-from tokenjuice.reduction.pipeline import density, prepare
+from tokenjuice.reduction.generic import density
 from tokenjuice.rules.fixtures import fixture_run
 
 

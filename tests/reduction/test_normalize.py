@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tokenjuice.reduction.batches import iter_batches, prepare
 from tokenjuice.reduction.normalize import (
     collapse_carriage_returns,
     dedupe_adjacent,
@@ -15,7 +16,6 @@ from tokenjuice.reduction.normalize import (
     strip_ansi,
     trim_edges,
 )
-from tokenjuice.reduction.pipeline import iter_batches, prepare
 
 
 def test_csi_and_osc_sequences_are_removed() -> None:
@@ -90,10 +90,10 @@ def test_prepare_folds_blank_runs_without_counting_them() -> None:
 
 
 def test_batches_fold_repeats_across_batch_boundaries() -> None:
-    from tokenjuice.reduction import pipeline
+    from tokenjuice.reduction import batches
 
     text = "start\n" + "same line\n" * 200_000 + "end\n"
-    assert len(text) > 4 * pipeline.BATCH_CHARS
+    assert len(text) > 4 * batches.BATCH_CHARS
     batches = list(iter_batches(text, {}))
     flat = [(t, w) for b in batches for t, w in zip(b.text, b.weights, strict=True)]
     assert flat == [("start", 1), ("same line", 200_000), ("end", 1)]
@@ -140,7 +140,7 @@ def _fold_reference(
 def test_fold_matches_the_line_by_line_rule(
     lines: list[str], dedupe: bool, fold_blanks: bool, first_weight: int | None, tagged: bool
 ) -> None:
-    from tokenjuice.reduction.pipeline import _fold
+    from tokenjuice.reduction.batches import _fold
 
     tags = [i % 2 for i in range(len(lines))] if tagged else None
     got = _fold(list(lines), list(tags) if tags is not None else None, dedupe, first_weight, fold_blanks)

@@ -106,6 +106,36 @@ def test_failure_window_keeps_diagnostics_from_the_middle() -> None:
     assert "AssertionError" not in ok.text  # success: only the rule's own window applies
 
 
+def test_protect_diagnostics_keeps_them_on_success_too() -> None:
+    lines = [f"step {i}: ok" for i in range(400)]
+    lines[200] = "src/app/models.py:41: error: Incompatible return value type"
+    lines[250] = "ERROR: could not open /etc/app/config.yaml"
+    rule = {
+        "id": "t/x",
+        "match": {"argv0": ["x"]},
+        "summarize": {"head": 5, "tail": 5},
+        "filters": {"protectDiagnostics": True},
+    }
+    for exit_code in (0, 1):
+        red = reducer_with(rule).reduce("\n".join(lines), command="x", exit_code=exit_code)
+        assert "src/app/models.py:41: error" in red.text
+        assert "ERROR: could not open /etc/app/config.yaml" in red.text
+        assert "step 150: ok" not in red.text
+
+
+def test_script_runs_keep_error_lines_of_a_successful_run() -> None:
+    """A script's own output is open-ended: its rule keeps what the generic path would."""
+    lines = [f"processing item {i} of 3000 ok status=done" for i in range(3000)]
+    lines[1500] = "ERROR: failed to open config /etc/app/x.yaml: permission denied"
+    lines[2000] = "src/app/main.py:42: UserWarning: deprecated call"
+    for command in ("python3 build.py", "node build.js", "ruby build.rb", "php build.php"):
+        red = Reducer(user_rules=False, project_rules=False, store=False, record=False).reduce(
+            "\n".join(lines), command=command, exit_code=0
+        )
+        assert red.rule_id.startswith("task/"), (command, red.rule_id)
+        assert lines[1500] in red.text and lines[2000] in red.text, command
+
+
 def test_budget_in_characters_and_tokens() -> None:
     fx = load("pytest", "pytest-verbose-ra-failures")
     run = fixture_run(fx)
@@ -133,7 +163,7 @@ def test_long_lines_are_shortened_and_said_so() -> None:
     assert len(red.text) < 5_000
 
 
-def test_stream_origin_from_interleave() -> None:
+def test_channel_from_interleave() -> None:
     run = ToolRun(
         command="x",
         stdout="out1\nout2\n",
@@ -142,15 +172,15 @@ def test_stream_origin_from_interleave() -> None:
         interleave=[(0, 5), (1, 5), (0, 5)],
         exit_code=0,
     )
-    from tokenjuice.reduction.streams import line_streams
+    from tokenjuice.reduction.channels import line_channels
 
-    assert line_streams(run, 3) == [0, 1, 0]
-
-
-# ----------------------------------------------------------- streaming formatters
+    assert line_channels(run, 3) == [0, 1, 0]
 
 
-class _FakeStream:
+# ------------------------------------------------ formatters that read in batches
+
+
+class _FakeReader:
     """A batch-reading formatter scripted per test: accepts after `accept_after` lines,
     fails in `feed` after `fail_after` lines, and `result` says what `finish` gives."""
 
@@ -178,13 +208,13 @@ class _FakeStream:
         return FormatOutput([f"{len(self.seen)} lines seen"], [len(self.seen)], final=True)
 
 
-def _streaming(monkeypatch: Any, **script: Any) -> tuple[Reducer, Reducer]:
-    """A reducer whose rule has the scripted streaming formatter, and the same rule
+def _batched(monkeypatch: Any, **script: Any) -> tuple[Reducer, Reducer]:
+    """A reducer whose rule has the scripted batch reader, and the same rule
     without a formatter (what a declined formatter must come to)."""
     from tokenjuice.reduction import formatters
 
-    cls = type("Scripted", (_FakeStream,), script)
-    monkeypatch.setattr(formatters, "get_stream", lambda name: cls if name == "scripted" else None)
+    cls = type("Scripted", (_FakeReader,), script)
+    monkeypatch.setattr(formatters, "get_batch_reader", lambda name: cls if name == "scripted" else None)
     rule = {
         "id": "t/stream",
         "match": {"argv0": ["x"]},
@@ -197,15 +227,15 @@ def _streaming(monkeypatch: Any, **script: Any) -> tuple[Reducer, Reducer]:
 OUT = "\n".join(["noise"] * 50 + [f"line {i}" for i in range(3000)] + ["error: the end"]) + "\n"
 
 
-def test_streaming_formatter_result(monkeypatch: Any) -> None:
-    with_fmt, _ = _streaming(monkeypatch, accept_after=100)
+def test_batch_reader_result(monkeypatch: Any) -> None:
+    with_fmt, _ = _batched(monkeypatch, accept_after=100)
     red = with_fmt.reduce(OUT, command="x", exit_code=0)
     assert "3,001 lines seen" in red.text or "3001 lines seen" in red.text
     assert red.omitted.get("noise") == 50
 
 
-def test_streaming_formatter_that_declines_gives_the_plain_result(monkeypatch: Any) -> None:
-    with_fmt, plain = _streaming(monkeypatch, result="none")
+def test_batch_reader_that_declines_gives_the_plain_result(monkeypatch: Any) -> None:
+    with_fmt, plain = _batched(monkeypatch, result="none")
     for code in (0, 1):
         assert (
             with_fmt.reduce(OUT, command="x", exit_code=code).text
@@ -213,16 +243,16 @@ def test_streaming_formatter_that_declines_gives_the_plain_result(monkeypatch: A
         )
 
 
-def test_streaming_formatter_failing_before_it_accepts_gives_the_plain_result(monkeypatch: Any) -> None:
-    with_fmt, plain = _streaming(monkeypatch, fail_after=200)
+def test_batch_reader_failing_before_it_accepts_gives_the_plain_result(monkeypatch: Any) -> None:
+    with_fmt, plain = _batched(monkeypatch, fail_after=200)
     red = with_fmt.reduce(OUT, command="x", exit_code=1)
     assert red.text == plain.reduce(OUT, command="x", exit_code=1).text
     assert any("formatter bug" in w for w in red.warnings)
 
 
-def test_streaming_formatter_failing_after_it_accepts_fails_open(monkeypatch: Any) -> None:
+def test_batch_reader_failing_after_it_accepts_fails_open(monkeypatch: Any) -> None:
     """No plain result was gathered once it accepted: the agent gets the original."""
-    with_fmt, _ = _streaming(monkeypatch, accept_after=1, fail_after=2000)
+    with_fmt, _ = _batched(monkeypatch, accept_after=1, fail_after=2000)
     red = with_fmt.reduce(OUT, command="x", exit_code=1)
     assert red.mode == "fail-open"
     assert red.text.startswith("exit 1")
@@ -230,8 +260,8 @@ def test_streaming_formatter_failing_after_it_accepts_fails_open(monkeypatch: An
     assert any("formatter bug" in w for w in red.warnings)
 
 
-def test_streaming_formatter_accepting_then_giving_nothing_fails_open(monkeypatch: Any) -> None:
-    with_fmt, _ = _streaming(monkeypatch, accept_after=1, result="none")
+def test_batch_reader_accepting_then_giving_nothing_fails_open(monkeypatch: Any) -> None:
+    with_fmt, _ = _batched(monkeypatch, accept_after=1, result="none")
     red = with_fmt.reduce(OUT, command="x", exit_code=0)
     assert red.mode == "fail-open"
     assert any("gave no result" in w for w in red.warnings)

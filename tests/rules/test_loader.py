@@ -58,6 +58,19 @@ def test_three_layers_override_by_id(tmp_path: Path) -> None:
     assert all(r.id != "generic/fallback" for r in rs.candidates(["tool", "git"]))
 
 
+def test_override_of_an_alias_replaces_every_split_rule(tmp_path: Path) -> None:
+    user = tmp_path / "user"
+    before = load_rules(tmp_path, user_dir=str(tmp_path / "none"), cache=False)
+    split = sorted(r.id for r in before.rules if "cloud/gh" in r.aliases)
+    assert len(split) >= 5, split  # ours splits the one TypeScript gh rule by subcommand
+    write_rule(user, "gh.json", {"id": "cloud/gh", "family": "developer-cli", "match": {"argv0": ["gh"]}})
+    for cache in (False, True):  # the cached rule heads carry the aliases too
+        rs = load_rules(tmp_path, user_dir=str(user), cache=cache)
+        assert [r.id for r in rs.rules if "gh" in (r.match.get("argv0") or ())] == ["cloud/gh"]
+        assert not set(split) & set(rs.by_id)
+        assert {(i, "builtin", "user") for i in split} <= set(rs.overrides)
+
+
 def test_project_rules_found_from_a_subdirectory(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)

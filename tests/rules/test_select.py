@@ -94,7 +94,7 @@ def test_builtin_selection_sees_through_runners() -> None:
     for command, rule_id in [
         ("python -m pytest -q", "tests/pytest"),
         ("uv run pytest", "tests/pytest"),
-        ("git -C repo --no-pager log --oneline", "git/log"),
+        ("git -C repo --no-pager log --oneline", "git/log-oneline"),
         ("/usr/bin/git status", "git/status"),
         ("cd proj && git diff --cached", "git/diff"),
         ("cargo +nightly build --release", "build/cargo-build"),

@@ -83,7 +83,7 @@ def test_no_pointer_when_nothing_was_dropped(tmp_path: Path) -> None:
 def test_store_layout_permissions_and_dedup(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "st"))
     data = b"x" * 50_000 + b"\n"
-    a = store.put(data, session="s1", command="make", rule="build/make", exit_code=2, lines=1)
+    a = store.put(data, session="s1", command="make", rule="task/make", exit_code=2, lines=1)
     b = store.put(data, session="s2")
     assert a == b == artifact_id(data)
     count, raw, stored = store.totals()
@@ -115,7 +115,7 @@ def test_text_is_stored_as_its_utf8_bytes_a_slice_at_a_time(tmp_path: Path) -> N
     compress, short text, and lone surrogates."""
     import random
 
-    from tokenjuice.store.artifacts import TEXT_SLICE
+    from tokenjuice.store.digests import TEXT_SLICE
 
     rng = random.Random(3)
     log = "".join(f"línea {i} ✓ {'x' * (i % 50)}\n" for i in range(40_000))  # several slices
@@ -199,7 +199,7 @@ def test_ledger_records_every_reduction(tmp_path: Path) -> None:
     assert r["sig"] == "pytest"
     assert "cmd" not in r  # the full command line only when the user opts in
     assert r["rule"] == "tests/pytest"
-    assert r["family"] == "pytest"
+    assert r["family"] == "test-results"
     assert r["session"] == "sess-1"
     assert r["raw_chars"] > r["red_chars"] > 0
     assert r["raw_tok"] > r["red_tok"] > 0
@@ -325,7 +325,7 @@ def test_ids_are_sha256_whichever_hasher(size: int) -> None:
     """CPython's own SHA-256 below a megabyte, OpenSSL's above: the same digest."""
     import hashlib
 
-    from tokenjuice.store.artifacts import ID_LEN, artifact_id, sha256
+    from tokenjuice.store.digests import ID_LEN, artifact_id, sha256
 
     data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
     assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
@@ -334,7 +334,7 @@ def test_ids_are_sha256_whichever_hasher(size: int) -> None:
 
 @pytest.mark.parametrize("lines", [3_000, 60_000])  # under and over SMALL_COMPRESS
 def test_outputs_either_side_of_the_small_compressor_round_trip(tmp_path: Path, lines: int) -> None:
-    from tokenjuice.store.artifacts import SMALL_COMPRESS
+    from tokenjuice.store.digests import SMALL_COMPRESS
 
     text = "".join(f"tests/test_m.py::test_{i} PASSED [{i % 100:3d}%]\n" for i in range(lines))
     data = text.encode()

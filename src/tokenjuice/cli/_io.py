@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import positive_int, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,21 +46,29 @@ def decode_exact(data: bytes) -> tuple[str, bytes | None]:
         return decode(data), data
 
 
-def add_budget_arguments(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("budget")
-    g.add_argument(
+BUDGET_OPTIONS = (
+    value(
         "--max-chars",
-        type=_positive_int,
+        convert=positive_int,
         metavar="N",
+        section="budget",
         help="bound the reduced body to about N characters (default 12000)",
-    )
-    g.add_argument("--max-tokens", type=_positive_int, metavar="N", help="bound the reduced body to about N tokens")
-    g.add_argument(
+    ),
+    value(
+        "--max-tokens",
+        convert=positive_int,
+        metavar="N",
+        section="budget",
+        help="bound the reduced body to about N tokens",
+    ),
+    value(
         "--density-threshold",
-        type=float,
+        convert=float,
         metavar="RHO",
+        section="budget",
         help="generic path: reduce output whose density is below RHO (default 0.3)",
-    )
+    ),
+)
 
 
 def check_budget_arguments(args: argparse.Namespace) -> None:
@@ -67,27 +76,6 @@ def check_budget_arguments(args: argparse.Namespace) -> None:
     rho = args.density_threshold
     if rho is not None and not 0 <= rho < float("inf"):
         raise UserError(f"--density-threshold must be a non-negative number, not {rho:g}")
-
-
-def _positive_int(value: str) -> int:
-    import argparse
-
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}") from None
-    if n <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
-    return n
-
-
-def exit_code_arg(value: str) -> int:
-    import argparse
-
-    try:
-        return int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer exit code, got {value!r}") from None
 
 
 def write_text(text: str, *, verbatim: bool = False) -> None:

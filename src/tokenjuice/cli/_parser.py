@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from tokenjuice.cli.main import COMMANDS, EXIT_USAGE, command_module
+from tokenjuice.cli.options import add_to
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,5 +83,5 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        command_module(module).add_arguments(p)
+        add_to(p, command_module(module).OPTIONS)
     return parser

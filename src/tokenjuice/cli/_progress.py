@@ -25,7 +25,7 @@ class Progress:
         self.drawn_at = 0.0
         self.shown = False
 
-    def chunk(self, _stream: int, data: bytes) -> None:
+    def chunk(self, _channel: int, data: bytes) -> None:
         self.bytes += len(data)
         self.lines += data.count(b"\n")
 

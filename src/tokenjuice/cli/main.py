@@ -1,7 +1,7 @@
 """`tokenjuice` command line: parse the command name, import only that command's module.
 
-Each module in `tokenjuice.cli.commands` defines `add_arguments(parser)` and
-`run(args) -> int`. Bad input ends with one line on stderr and exit code 2.
+Each module in `tokenjuice.cli.commands` declares its arguments in `OPTIONS` (see
+`tokenjuice.cli.options`) and defines `run(args) -> int`. Bad input ends with one line on stderr and exit code 2.
 """
 
 from __future__ import annotations

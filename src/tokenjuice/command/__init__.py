@@ -14,7 +14,8 @@ from tokenjuice.command.analysis import (
     parse_shell,
     with_script_from_output,
 )
-from tokenjuice.command.lexer import (
+from tokenjuice.command.lexer import tokenize
+from tokenjuice.command.syntax import (
     ARITH,
     OP,
     PATTERN,
@@ -24,7 +25,6 @@ from tokenjuice.command.lexer import (
     Token,
     is_assignment,
     shell_quote,
-    tokenize,
 )
 from tokenjuice.command.tables import program_name
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 
 from tokenjuice.command import tables
-from tokenjuice.command.lexer import ARITH, OP, REDIR, WORD, ShellSyntaxError, is_assignment, shell_quote, tokenize
+from tokenjuice.command.lexer import tokenize
 from tokenjuice.command.scripts import package_script, script_header
+from tokenjuice.command.syntax import ARITH, OP, REDIR, WORD, ShellSyntaxError, is_assignment, shell_quote
 from tokenjuice.command.tables import program_name
 
 TYPE_CHECKING = False
@@ -445,13 +446,12 @@ def _unwrap_once(name: str, argv: list[str], info: CommandInfo, cwd: str | None,
             return None
         info.steps.append(f"`{name}` runner")
         return argv[i:]
-    if name in ("pnpm", "yarn", "bun", "npm") and len(argv) > 2 and argv[1] in ("exec", "dlx", "x"):
-        i = _skip_options(argv, 2, tables.PNPM_VALUE_OPTS)
+    if name in ("bundle", "bundler") and len(argv) > 2 and argv[1] == "exec":
+        i = _skip_options(argv, 2, frozenset({"--gemfile"}))
         if i >= len(argv):
             return None
-        info.steps.append(f"`{name} {argv[1]}` runner")
+        info.steps.append(f"`{name} exec` runner")
         return argv[i:]
-
     if name in ("npm", "pnpm", "yarn", "bun"):
         return _unwrap_package_script(name, argv, info, cwd, depth)
     return None
@@ -464,25 +464,43 @@ _NPM_LIFECYCLE = frozenset({"test", "start", "stop", "restart"})
 def _unwrap_package_script(
     name: str, argv: list[str], info: CommandInfo, cwd: str | None, depth: int
 ) -> list[str] | str | None:
-    """`npm test` / `npm run X` / `pnpm X`: resolve the script body from package.json."""
-    i = _skip_options(argv, 1, tables.GLOBAL_VALUE_OPTS.get(name, frozenset()))
+    """`pnpm exec X`, `npm test` / `npm run X` / `pnpm X`: the script body from
+    package.json, else for pnpm/yarn/bun a known Node tool of that name."""
+    i = _skip_options(argv, 1, tables.GLOBAL_VALUE_OPTS.get(name, frozenset()) | tables.PNPM_VALUE_OPTS)
     if i >= len(argv):
         return None
+    cwd = _package_dir(argv[1:i], cwd)
     sub = argv[i]
+    if sub in ("exec", "dlx", "x") and i + 1 < len(argv):
+        j = _skip_options(argv, i + 1, tables.PNPM_VALUE_OPTS | tables.NPX_VALUE_OPTS)
+        if j >= len(argv):
+            return None
+        info.steps.append(f"`{name} {sub}` runner")
+        return argv[j:]
+    # Where no script of that name is known, yarn/bun `run X` and pnpm/yarn/bun `X` run the binary.
+    bin_at: int | None = None
     if sub in ("run", "run-script", "rum", "urn"):
         if i + 1 >= len(argv):
             return None
         script = argv[i + 1]
         extra = argv[i + 2 :]
+        bin_at = i + 1 if name in ("yarn", "bun") else None
     elif _SCRIPT_ALIASES.get(sub, sub) in _NPM_LIFECYCLE and not (name == "bun" and sub == "test"):
         script = _SCRIPT_ALIASES.get(sub, sub)
         extra = argv[i + 1 :]
+    elif name in tables.PM_COMMANDS and sub not in tables.PM_COMMANDS[name] and not sub.startswith("-"):
+        script = sub
+        extra = argv[i + 1 :]
+        bin_at = i
     else:
         return None
     if extra and extra[0] == "--":
         extra = extra[1:]
-    info.script = script
     body = package_script(cwd, script)
+    if body is None and bin_at is not None and program_name(script) in tables.JS_BINS:
+        info.steps.append(f"`{name} {script}`: no such script known, runs the binary")
+        return argv[bin_at:]
+    info.script = script
     if body is None or depth >= _MAX_DEPTH:
         info.steps.append(f"`{name} run {script}`: script body unknown")
         return None
@@ -490,6 +508,17 @@ def _unwrap_package_script(
     full = body + ("" if not extra else " " + " ".join(shell_quote(e) for e in extra))
     _analyze_shell(full, info, cwd, depth + 1)
     return ""
+
+
+def _package_dir(options: list[str], cwd: str | None) -> str | None:
+    """The directory a package manager's `-C`/`--dir`/`--prefix`/`--cwd` option names."""
+    for k, opt in enumerate(options):
+        name, eq, value = opt.partition("=")
+        if name in tables.PM_DIR_OPTS:
+            value = value if eq else (options[k + 1] if k + 1 < len(options) else "")
+            if value and cwd is not None:
+                return os.path.join(cwd, os.path.expanduser(value))
+    return cwd
 
 
 _PACKAGE_RUNNERS = frozenset({"npm", "pnpm", "yarn"})

@@ -15,71 +15,19 @@ safe rather than guess.
 
 from __future__ import annotations
 
-WORD = "word"
-OP = "op"
-REDIR = "redir"
-PATTERN = "pattern"  # a `case` pattern, `(a|b)` included
-ARITH = "arith"  # an arithmetic command `(( … ))` or `for (( … ))` header
-
-_META = " \t\n|&;()<>"
-_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NAME_CHARS = _NAME_START | frozenset("0123456789")
-_SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
-_ANSI_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a", "e": "\x1b"}
-
-# After these words (in command position) the next word is in command position too.
-_LEADING_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "time"})
-
-
-class ShellSyntaxError(ValueError):
-    pass
-
-
-class Token:
-    """A word, operator, redirection, `case` pattern or arithmetic command.
-
-    `start`/`end` index the token in the text it was read from. `value` is a word with
-    its quotes removed (substitutions kept as written). `cmd` marks a word in command
-    position. `refs` names the parameters it expands (`!` for an indirect one), `sets`
-    those it assigns, `subs`
-    holds the tokens of each command or process substitution in it, `arith` the text of
-    each arithmetic expansion, `glob` an unquoted `*`, `?` or `[`. A `<<` redirection
-    carries its here-document in `heredoc` (`heredoc_quoted`: no expansion in it).
-    """
-
-    __slots__ = (
-        "arith",
-        "cmd",
-        "end",
-        "glob",
-        "heredoc",
-        "heredoc_quoted",
-        "kind",
-        "quoted",
-        "refs",
-        "sets",
-        "start",
-        "subs",
-        "value",
-    )
-
-    def __init__(self, kind: str, value: str, quoted: bool = False, start: int = 0, end: int = 0) -> None:
-        self.kind = kind
-        self.value = value
-        self.quoted = quoted
-        self.start = start
-        self.end = end
-        self.cmd = False
-        self.refs: list[str] = []
-        self.sets: list[str] = []  # parameters it assigns (`${x:=v}`, `$((x=1))`, `(( i++ ))`)
-        self.subs: list[list[Token]] = []
-        self.arith: list[str] = []
-        self.glob = False
-        self.heredoc: str | None = None
-        self.heredoc_quoted = False
-
-    def __repr__(self) -> str:
-        return f"{self.kind}:{self.value!r}"
+from tokenjuice.command.expansions import ansi_c, arith_end, backquote, dollar, double, regex_operand_end, scan_text
+from tokenjuice.command.syntax import (
+    ARITH,
+    LEADING_KEYWORDS,
+    META,
+    OP,
+    PATTERN,
+    REDIR,
+    WORD,
+    ShellSyntaxError,
+    Token,
+    is_assignment,
+)
 
 
 def tokenize(s: str) -> list[Token]:
@@ -87,18 +35,6 @@ def tokenize(s: str) -> list[Token]:
     lexer = _Lexer(s, 0, nested=False)
     lexer.run()
     return lexer.tokens
-
-
-def is_assignment(word: str) -> bool:
-    """`NAME=…`, `NAME+=…` or `NAME[…]=…` (the name only: a word's text before `=`)."""
-    name, eq, _ = word.partition("=")
-    if not eq:
-        return False
-    if name.endswith("+"):
-        name = name[:-1]
-    if name.endswith("]") and "[" in name:
-        name = name[: name.index("[")]
-    return bool(name) and name[0] in _NAME_START and all(c in _NAME_CHARS for c in name)
 
 
 class _Lexer:
@@ -260,7 +196,7 @@ class _Lexer:
         elif value == "function":
             self.cmd_pos = False
             self.after = value
-        elif value in _LEADING_KEYWORDS or is_assignment(value):
+        elif value in LEADING_KEYWORDS or is_assignment(value):
             self.cmd_pos = True
         else:
             self.cmd_pos = False
@@ -276,9 +212,9 @@ class _Lexer:
         quoted = False
         while i < n:
             c = s[i]
-            if c in _META:
+            if c in META:
                 if c in "<>" and s[i + 1 : i + 2] == "(" and not out:
-                    j, sub = _nested(s, i + 2)
+                    j, sub = nested(s, i + 2)
                     tok.subs.append(sub)
                     out.append(s[i:j])
                     i = j
@@ -302,23 +238,23 @@ class _Lexer:
                 i = j + 1
                 quoted = True
             elif c == '"':
-                body, i = _double(s, i + 1, tok)
+                body, i = double(s, i + 1, tok)
                 out.append(body)
                 quoted = True
             elif c == "$" and s[i + 1 : i + 2] == "'":
-                body, i = _ansi_c(s, i + 2)
+                body, i = ansi_c(s, i + 2)
                 out.append(body)
                 quoted = True
             elif c == "$" and s[i + 1 : i + 2] == '"':
-                body, i = _double(s, i + 2, tok)
+                body, i = double(s, i + 2, tok)
                 out.append(body)
                 quoted = True
             elif c == "$":
-                j = _dollar(s, i, tok)
+                j = dollar(s, i, tok)
                 out.append(s[i:j])
                 i = j
             elif c == "`":
-                j = _backquote(s, i, tok)
+                j = backquote(s, i, tok)
                 out.append(s[i:j])
                 i = j
             else:
@@ -350,10 +286,10 @@ class _Lexer:
 
     def _arith_command(self) -> None:
         start = self.i
-        end = _arith_end(self.s, start + 2)
+        end = arith_end(self.s, start + 2)
         tok = self._emit(Token(ARITH, self.s[start + 2 : end - 2], start=start, end=end))
         tok.arith.append(tok.value)
-        _scan_text(tok.value, tok, arith=True)
+        scan_text(tok.value, tok, arith=True)
         self.i = end
         self.cmd_pos = False
 
@@ -367,7 +303,7 @@ class _Lexer:
             if self.i >= n:
                 raise ShellSyntaxError("unterminated [[")
             i = self.i
-            if s.startswith("]]", i) and (i + 2 >= n or s[i + 2] in _META):
+            if s.startswith("]]", i) and (i + 2 >= n or s[i + 2] in META):
                 tok = self._emit(Token(WORD, "]]", start=i, end=i + 2))
                 self.i = i + 2
                 self.cmd_pos = False
@@ -384,9 +320,9 @@ class _Lexer:
                 continue
             tok = Token(WORD, "", start=i)
             if regex_next:
-                j = _regex_operand_end(s, i)
+                j = regex_operand_end(s, i)
                 tok.value, tok.end = s[i:j], j
-                _scan_text(s[i:j], tok, arith=False)
+                scan_text(s[i:j], tok, arith=False)
             else:
                 tok.value, tok.end, tok.quoted = self._read_word(i, tok)
             if tok.end == i:
@@ -399,7 +335,7 @@ class _Lexer:
         """A `case` pattern up to its `)`, or the `esac` that ends the statement."""
         s, n = self.s, self.n
         i = self.i
-        if s.startswith("esac", i) and (i + 4 >= n or s[i + 4] in _META):
+        if s.startswith("esac", i) and (i + 4 >= n or s[i + 4] in META):
             tok = self._emit(Token(WORD, "esac", start=i, end=i + 4))
             tok.cmd = True
             self.case.pop()
@@ -444,7 +380,7 @@ class _Lexer:
             j += 1
         target = ""
         if not op.endswith("-") or op == "<<-":
-            if j >= n or (s[j] in _META and not (s[j] in "<>" and s[j + 1 : j + 2] == "(")):
+            if j >= n or (s[j] in META and not (s[j] in "<>" and s[j + 1 : j + 2] == "(")):
                 raise ShellSyntaxError(f"`{op}` without a target")
             target, j, quoted = self._read_word(j, tok)
             if op in ("<<", "<<-"):
@@ -474,15 +410,12 @@ class _Lexer:
             body = "".join(ln + "\n" for ln in lines)
             tok.heredoc = body
             if not tok.heredoc_quoted:
-                _scan_text(body, tok, arith=False, heredoc=True)
+                scan_text(body, tok, arith=False, heredoc=True)
         self.heredocs.clear()
         self.i = i
 
 
-# ----------------------------------------------------------- expansion readers
-
-
-def _nested(s: str, i: int) -> tuple[int, list[Token]]:
+def nested(s: str, i: int) -> tuple[int, list[Token]]:
     """Lex the command list of a `$(…)` or `<(…)` starting at `i`; (end, tokens)."""
     lexer = _Lexer(s, i, nested=True)
     lexer.run()
@@ -491,225 +424,3 @@ def _nested(s: str, i: int) -> tuple[int, list[Token]]:
     if lexer.case:
         raise ShellSyntaxError("unterminated case inside $(…)")
     return lexer.i, lexer.tokens
-
-
-def _double(s: str, i: int, tok: Token) -> tuple[str, int]:
-    """A double-quoted string's body from `i` (after the quote): (value, end)."""
-    out: list[str] = []
-    n = len(s)
-    while i < n:
-        c = s[i]
-        if c == '"':
-            return "".join(out), i + 1
-        if c == "\\" and i + 1 < n and s[i + 1] in '$`"\\\n':
-            if s[i + 1] != "\n":
-                out.append(s[i + 1])
-            i += 2
-        elif c == "$":
-            j = _dollar(s, i, tok)
-            out.append(s[i:j])
-            i = j
-        elif c == "`":
-            j = _backquote(s, i, tok)
-            out.append(s[i:j])
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    raise ShellSyntaxError("unterminated double quote")
-
-
-def _ansi_c(s: str, i: int) -> tuple[str, int]:
-    """A `$'…'` body from `i`: (decoded value, end)."""
-    buf: list[str] = []
-    n = len(s)
-    while i < n and s[i] != "'":
-        if s[i] == "\\" and i + 1 < n:
-            buf.append(_ANSI_C_ESCAPES.get(s[i + 1], s[i + 1]))
-            i += 2
-            continue
-        buf.append(s[i])
-        i += 1
-    if i >= n:
-        raise ShellSyntaxError("unterminated $'…' quote")
-    return "".join(buf), i + 1
-
-
-def _dollar(s: str, i: int, tok: Token) -> int:
-    """The expansion starting with the `$` at `i`; records it on `tok`; its end."""
-    nxt = s[i + 1 : i + 2]
-    if s.startswith("$((", i):
-        end = _arith_end(s, i + 3)
-        expr = s[i + 3 : end - 2]
-        tok.arith.append(expr)
-        _scan_text(expr, tok, arith=True)
-        return end
-    if nxt == "(":
-        end, sub = _nested(s, i + 2)
-        tok.subs.append(sub)
-        return end
-    if nxt == "{":
-        return _brace_param(s, i + 2, tok)
-    if nxt and nxt in _NAME_START:
-        j = i + 2
-        while j < len(s) and s[j] in _NAME_CHARS:
-            j += 1
-        tok.refs.append(s[i + 1 : j])
-        return j
-    if nxt and nxt in _SPECIAL_PARAMS:
-        tok.refs.append(nxt)
-        return i + 2
-    return i + 1  # a lone `$` is itself
-
-
-def _brace_param(s: str, i: int, tok: Token) -> int:
-    """`${…}` from `i` (after the brace): records the parameter and what its word expands."""
-    n = len(s)
-    j = i
-    indirect = False
-    if j < n and s[j] in "#!" and j + 1 < n and s[j + 1] not in "}":
-        indirect = s[j] == "!"
-        j += 1
-    k = j
-    while k < n and s[k] in _NAME_CHARS:
-        k += 1
-    if k == j and k < n and s[k] in _SPECIAL_PARAMS:
-        k += 1
-    if k == j:
-        raise ShellSyntaxError("bad ${…} substitution")
-    tok.refs.append("!" if indirect else s[j:k])
-    if s.startswith((":=", "="), k):
-        tok.sets.append(s[j:k])
-    # The rest (`:-word`, `%pattern`, `[index]`, …) up to the matching brace.
-    while k < n:
-        c = s[k]
-        if c == "}":
-            return k + 1
-        if c == "\\":
-            k += 2
-        elif c == "'":
-            e = s.find("'", k + 1)
-            if e < 0:
-                raise ShellSyntaxError("unterminated single quote")
-            k = e + 1
-        elif c == '"':
-            _, k = _double(s, k + 1, tok)
-        elif c == "$":
-            k = _dollar(s, k, tok)
-        elif c == "`":
-            k = _backquote(s, k, tok)
-        else:
-            k += 1
-    raise ShellSyntaxError("unterminated ${")
-
-
-def _backquote(s: str, i: int, tok: Token) -> int:
-    """The backquoted command at `i`: lexed (after its own unescaping); its end."""
-    n = len(s)
-    j = i + 1
-    body: list[str] = []
-    while j < n and s[j] != "`":
-        if s[j] == "\\" and j + 1 < n:
-            body.append(s[j + 1] if s[j + 1] in "$`\\" else s[j : j + 2])
-            j += 2
-            continue
-        body.append(s[j])
-        j += 1
-    if j >= n:
-        raise ShellSyntaxError("unterminated backquote")
-    tok.subs.append(tokenize("".join(body)))
-    return j + 1
-
-
-def _arith_end(s: str, i: int) -> int:
-    """End of an arithmetic expression starting at `i` (inside `((`): past its `))`."""
-    n = len(s)
-    depth = 0
-    while i < n:
-        c = s[i]
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            if depth == 0:
-                if s[i + 1 : i + 2] == ")":
-                    return i + 2
-                raise ShellSyntaxError("not an arithmetic expression")
-            depth -= 1
-        elif c in "'\"`\n;":
-            # Quotes, commands or lines inside: a `$( (…) )` written without a space.
-            raise ShellSyntaxError("not an arithmetic expression")
-        i += 1
-    raise ShellSyntaxError("unterminated arithmetic expression")
-
-
-def _regex_operand_end(s: str, i: int) -> int:
-    """End of the right side of `=~` in `[[ … ]]`: parentheses and quotes are its own."""
-    n = len(s)
-    depth = 0
-    while i < n:
-        c = s[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in "'\"":
-            e = s.find(c, i + 1)
-            if e < 0:
-                raise ShellSyntaxError("unterminated quote")
-            i = e + 1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c in " \t\n" and depth <= 0:
-            break
-        i += 1
-    return i
-
-
-_ARITH_ASSIGN = ("<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "++", "--")
-
-
-def _scan_text(text: str, tok: Token, *, arith: bool, heredoc: bool = False) -> None:
-    """Record the expansions in text that is expanded but not split: an arithmetic
-    expression (`arith`: names there are variables, and may be assigned) or a
-    here-document body."""
-    n = len(text)
-    i = 0
-    while i < n:
-        c = text[i]
-        if c == "\\" and heredoc:
-            i += 2
-        elif c == "$":
-            i = _dollar(text, i, tok)
-        elif c == "`":
-            i = _backquote(text, i, tok)
-        elif arith and c in _NAME_START and (i == 0 or text[i - 1] not in _NAME_CHARS):
-            j = i
-            while j < n and text[j] in _NAME_CHARS:
-                j += 1
-            name = text[i:j]
-            tok.refs.append(name)
-            after = text[j:].lstrip(" \t")
-            assigned = (after[:1] == "=" and after[:2] != "==") or after.startswith(_ARITH_ASSIGN)
-            if assigned or text[:i].rstrip(" \t").endswith(("++", "--")):
-                tok.sets.append(name)
-            i = j
-        elif arith and c.isdigit():
-            while i < n and text[i] in _NAME_CHARS:  # 0x1F, 8#17, 42
-                i += 1
-        else:
-            i += 1
-
-
-# What `shlex.quote` leaves unquoted (its `[\w@%+=:,./-]` with `re.ASCII`).
-_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
-
-
-def shell_quote(s: str) -> str:
-    """`shlex.quote`: the word as the shell reads it back."""
-    if not s:
-        return "''"
-    if _SHELL_SAFE.issuperset(s):
-        return s
-    return "'" + s.replace("'", "'\"'\"'") + "'"

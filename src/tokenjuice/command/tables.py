@@ -150,6 +150,62 @@ UV_VALUE_OPTS = frozenset(
 NPX_VALUE_OPTS = frozenset({"-p", "--package", "-c", "--call", "--cache", "--userconfig", "-w", "--workspace"})
 PNPM_VALUE_OPTS = frozenset({"-C", "--dir", "--filter", "-F", "--workspace-root", "--reporter"})
 CONDA_VALUE_OPTS = frozenset({"-n", "--name", "-p", "--prefix", "--cwd"})
+# Package-manager options naming the directory whose package.json applies.
+PM_DIR_OPTS = frozenset({"-C", "--dir", "--prefix", "--cwd"})
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# The package managers' own commands: any other word (`pnpm build`, `yarn jest`) runs
+# the package script of that name, or else the binary (pnpm, yarn and bun only).
+PM_COMMANDS: dict[str, frozenset[str]] = {
+    "pnpm": _words(
+        "add install i update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune "
+        "fetch install-test it patch patch-commit patch-remove audit list ls ll la outdated why licenses "
+        "run run-script exec dlx create publish pack recursive multi m server store root bin setup init "
+        "deploy env config c get set doctor self-update help dedupe approve-builds ignored-builds "
+        "cat-file cat-index find-hash login logout whoami view info show version sbom"
+    ),
+    "yarn": _words(
+        "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry "
+        "global help import info init install licenses link list login logout node outdated owner pack "
+        "patch patch-commit plugin policies publish rebuild remove run search set tag team unlink unplug "
+        "up upgrade upgrade-interactive version versions why workspace workspaces constraints npm stage"
+    ),
+    "bun": _words(
+        "add a build create exec i init install link outdated patch pm publish remove rm repl run test "
+        "unlink update upgrade x audit info why"
+    ),
+}
+
+# Node tools that tokenjuice has rules for, run through a package manager without a
+# script of that name (`pnpm tsc`, `yarn jest`, `yarn run eslint`).
+JS_BINS = frozenset(
+    {
+        "tsc",
+        "vue-tsc",
+        "tsgo",
+        "esbuild",
+        "tsdown",
+        "vite",
+        "webpack",
+        "webpack-cli",
+        "biome",
+        "eslint",
+        "eslint_d",
+        "oxlint",
+        "prettier",
+        "stylelint",
+        "markdownlint",
+        "markdownlint-cli2",
+        "jest",
+        "mocha",
+        "playwright",
+        "vitest",
+    }
+)
 
 # Global options that take a value, per program, skipped to find the subcommand.
 GLOBAL_VALUE_OPTS: dict[str, frozenset[str]] = {

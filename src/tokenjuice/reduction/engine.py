@@ -13,7 +13,7 @@ from tokenjuice.command import analyze, is_raw_request, with_script_from_output
 from tokenjuice.model import Classification, Reduction, ToolRun
 from tokenjuice.patterns import DEFAULT_PATTERN_BUDGET_S
 from tokenjuice.patterns import Budget as PatternBudget
-from tokenjuice.reduction import audit, inline, pipeline, window
+from tokenjuice.reduction import audit, compose, generic, inline, pipeline, spooled, window
 from tokenjuice.reduction.binary import describe, is_binary
 from tokenjuice.reduction.window import Budget
 from tokenjuice.rules import select
@@ -31,10 +31,6 @@ if TYPE_CHECKING:
     from tokenjuice.store.artifacts import Store
 
 DEFAULT_DENSITY_THRESHOLD = 0.3
-# A text that changes the output must save at least this many tokens and this share of
-# them; anything less is not worth reading a reduction instead of the output itself.
-MIN_SAVED_TOKENS = 100
-MIN_SAVED_SHARE = 0.25
 # What fail-open passes on at most: head and tail of the original around a marker.
 FAIL_OPEN_MAX_CHARS = 64_000
 # After an output passed whole because no store could keep it for a reduction.
@@ -96,8 +92,8 @@ class Reducer:
         min_saved_share: float | None = None,
     ) -> None:
         self.cwd = cwd
-        self.min_saved_tokens = MIN_SAVED_TOKENS if min_saved_tokens is None else min_saved_tokens
-        self.min_saved_share = MIN_SAVED_SHARE if min_saved_share is None else min_saved_share
+        self.min_saved_tokens = compose.MIN_SAVED_TOKENS if min_saved_tokens is None else min_saved_tokens
+        self.min_saved_share = compose.MIN_SAVED_SHARE if min_saved_share is None else min_saved_share
         self._fixed_rules = rules
         self._rulesets: dict[str | None, RuleSet] = {}
         self.max_inline_chars = max_inline_chars
@@ -293,7 +289,7 @@ class Reducer:
     def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
         """Store the raw output; the pointer text for the footer.
 
-        A streamed output (see `tokenjuice.stream`) is stored from its spool file, with
+        A streamed output (see `tokenjuice.spooling`) is stored from its spool file, with
         bounded memory; `raw` is then only its sample.
         """
         store = self.store
@@ -353,7 +349,7 @@ class Reducer:
         if raw_tokens:
             ctx.chars_per_token = max(1.0, len(raw) / raw_tokens)
         if rule.is_fallback:
-            out = pipeline.apply_generic(rule, ctx, self.density_threshold)
+            out = generic.apply_generic(rule, ctx, self.density_threshold)
         else:
             out = pipeline.apply_rule(rule, ctx)
 
@@ -378,11 +374,11 @@ class Reducer:
         if streamed is not None:
             # Only a sample was in memory: the rest of the output is accounted for here,
             # and a count is stated only when it holds for the whole output.
-            out.facts = _recount(rule, streamed.path, ctx.pattern_budget)
-            if out.headline is not None and not _told_by_tool(out.headline, raw):
+            out.facts = spooled.recount(rule, streamed.path, ctx.pattern_budget)
+            if out.headline is not None and not spooled.told_by_tool(out.headline, raw):
                 out.headline = None
             out.drop("streamed", streamed.missing_lines)
-            out.body.insert(0, _streamed_note(streamed))
+            out.body.insert(0, spooled.note(streamed))
             raw_tokens = int(streamed.total_bytes * 0.3 + 0.999)
 
         # No joined copy of the body (or of the raw text) just to see whether it is blank.
@@ -394,10 +390,10 @@ class Reducer:
             has_body = False
             facts = None
         if not has_body and not facts and raw and not raw.isspace() and streamed is None:
-            return self._raw(run, raw, "original", cls)
+            return self._raw(run, raw, "original", cls, out.facts)
         limit = budget.chars(ctx.chars_per_token)
         cap = limit * ((rule.data.get("summarize") or {}).get("maxFactor") or window.MAX_FACTOR)
-        au = _audited(raw, out.body, cap, budget.max_line_chars, failed, streamed)
+        au = compose.audited(raw, out.body, cap, budget.max_line_chars, failed, streamed)
         red = Reduction(
             text="",
             rule_id=rule.id,
@@ -414,23 +410,24 @@ class Reducer:
             mode=out.mode,
             exit_code=run.exit_code,
         )
-        foot = _Footer(au, out.omitted, out.shortened)
+        foot = compose.Footer(au, out.omitted, out.shortened)
         if streamed is None:
             # Judged before anything is stored: a text that does not pay for itself
             # gives way to the raw output, and nothing is kept for it.
-            probe = foot.compose(run, facts, _POINTER_PROBE if au.lossy and self._store_enabled else None)
-            if not worth_it(raw, probe, run, self.min_saved_tokens, self.min_saved_share):
-                return self._raw(run, raw, "original", cls)
+            probe = foot.compose(run, facts, compose.POINTER_PROBE if au.lossy and self._store_enabled else None)
+            if not compose.worth_it(raw, probe, run, self.min_saved_tokens, self.min_saved_share):
+                return self._raw(run, raw, "original", cls, out.facts)
         pointer = None
         if streamed is not None or au.lossy:
             pointer = self._keep_raw(run, red, raw)
             if red.artifact is None and pointer is not None and streamed is None:
                 # Nothing could keep the raw output: what the reduction drops would be lost.
-                return self._raw(run, raw, "unstored", cls)
+                return self._raw(run, raw, "unstored", cls, out.facts)
         text = foot.compose(run, facts, pointer)
         if text == raw:
-            return self._raw(run, raw, "original", cls)
+            return self._raw(run, raw, "original", cls, out.facts)
         red.text = text
+        red.preview = inline.compose(None, facts, au.body)
         red.reduced_chars = len(text)
         red.reduced_tokens = tok.count(text)
         return red
@@ -460,16 +457,19 @@ class Reducer:
         streamed = run.metadata.get("streamed")
         pointer = self._keep_raw(run, red, raw)
         what = describe(raw, run.raw_bytes) if streamed is None else f"binary data, {streamed.total_bytes:,} bytes"
-        parts = [inline.exit_line(run.exit_code, _exit_note(run)), f"[binary output ({what}) not shown"]
+        parts = [inline.exit_line(run.exit_code, compose.exit_note(run)), f"[binary output ({what}) not shown"]
         text = "\n".join(p for p in parts if p) + (f" · {pointer}]" if pointer else "]")
         red.text = text
         red.reduced_chars = len(text)
         red.reduced_tokens = tok.count(text)
         return red
 
-    def _raw(self, run: ToolRun, raw: str, mode: str, cls: Classification | None = None) -> Reduction:
+    def _raw(
+        self, run: ToolRun, raw: str, mode: str, cls: Classification | None = None, facts: dict[str, int] | None = None
+    ) -> Reduction:
         """The original output byte for byte (only an `exit N` line before it), or on
-        fail-open for a huge output its head and tail around the range left out."""
+        fail-open for a huge output its head and tail around the range left out.
+        `facts`: the chosen rule's counts, stated even when its text gives way."""
         from tokenjuice.tokens import counter
 
         tok = counter()
@@ -479,7 +479,7 @@ class Reducer:
         omitted: dict[str, int] = {}
         gap: tuple[int, int] | None = None
         if mode in ("fail-open", "unstored") and len(body) > FAIL_OPEN_MAX_CHARS:
-            body, gap = _cap(body, FAIL_OPEN_MAX_CHARS)
+            body, gap = compose.cap(body, FAIL_OPEN_MAX_CHARS)
             if gap is not None:
                 kept -= gap[1] - gap[0] + 1
                 omitted["middle"] = gap[1] - gap[0] + 1
@@ -488,8 +488,8 @@ class Reducer:
             total = streamed.total_lines
             kept = audit.count_lines(raw)
             omitted["streamed"] = total - kept
-            body = _streamed_note(streamed) + "\n" + body
-        head = inline.exit_line(run.exit_code, _exit_note(run))
+            body = spooled.note(streamed) + "\n" + body
+        head = inline.exit_line(run.exit_code, compose.exit_note(run))
         text = f"{head}\n{body}" if head else body
         cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
         red = Reduction(
@@ -497,6 +497,7 @@ class Reducer:
             rule_id=cls.matched_reducer or mode,
             family=cls.family,
             classification=cls,
+            facts=facts,
             raw_chars=len(raw),
             raw_tokens=tok.count(raw),
             reduced_tokens=tok.count(text),
@@ -518,154 +519,6 @@ class Reducer:
             red.reduced_chars = len(red.text)
             red.reduced_tokens = tok.count(red.text)
         return red
-
-
-# As long as the pointer `_keep` writes (12-character ids).
-_POINTER_PROBE = "full output: tokenjuice cat 000000000000"
-
-
-def _recount(rule: Rule, path: str, budget: PatternBudget) -> dict[str, int]:
-    """The rule's counters over a whole spooled output, read a batch at a time (a count
-    taken from the sample would not be true); counts of 0 are not stated."""
-    from tokenjuice.reduction.linematch import Hints, weighted
-
-    counters = [(name, m) for name, m in rule.pipeline().counter_matchers(budget) if m is not None]
-    counts = dict.fromkeys((name for name, _ in counters), 0)
-    if not counters:
-        return {}
-    hints = Hints()
-    rest = b""
-    try:
-        with open(path, "rb") as f:
-            while True:
-                chunk = f.read(1 << 20)
-                data = rest + chunk
-                cut = data.rfind(b"\n") + 1 if chunk else len(data)
-                rest = data[cut:]
-                lines = data[:cut].decode("utf-8", "replace").split("\n")
-                if lines and lines[-1] == "":
-                    lines.pop()
-                if lines:
-                    for name, m in counters:
-                        counts[name] += weighted(m, lines, [1] * len(lines), hints)
-                if not chunk:
-                    break
-    except OSError as exc:
-        _log.warn(f"counting the spooled output failed: {exc}", key="recount")
-        return {}
-    return {name: n for name, n in counts.items() if n}
-
-
-def _told_by_tool(headline: str, sample: str) -> bool:
-    """Whether a formatter's headline is a tool's own line (a summary the tool printed,
-    true of the whole run), not a count the formatter took of the sample."""
-    return any(part.strip() and part.strip() in sample for part in headline.split(";"))
-
-
-def _streamed_note(st: Any) -> str:
-    size = st.total_bytes
-    human = f"{size / (1 << 30):.1f} GB" if size >= 1 << 30 else f"{size / (1 << 20):.0f} MB"
-    diag = f"{st.diag_kept:,} diagnostic line{'' if st.diag_kept == 1 else 's'}"
-    if st.diag_seen > st.diag_kept:
-        diag += f" (the first of {st.diag_seen:,})"
-    lines = f"{st.total_lines:,} line{'' if st.total_lines == 1 else 's'}"
-    return f"[{human}, {lines}: too large to hold, reduced from its head, its tail and {diag} in between]"
-
-
-def _exit_note(run: ToolRun) -> str | None:
-    note = run.metadata.get("exit_note")
-    return note if isinstance(note, str) else None
-
-
-def _cap(text: str, limit: int) -> tuple[str, tuple[int, int] | None]:
-    """Head and tail of `text` within `limit` characters, cut at line boundaries, with
-    the raw line range left out (None when no line boundary allows a cut)."""
-    head_end = text.rfind("\n", 0, limit // 3)
-    tail_start = text.find("\n", len(text) - (limit - limit // 3))
-    if head_end < 0 or tail_start < 0 or tail_start <= head_end:
-        return text[: limit // 3] + "\n…\n" + text[-(limit - limit // 3) :], None
-    first = text.count("\n", 0, head_end + 1) + 1
-    last = first + text.count("\n", head_end + 1, tail_start + 1) - 1
-    n = last - first + 1
-    mark = f"… {n:,} line{'s' if n != 1 else ''} omitted ({audit.describe([(first, last)])}) …"
-    return text[: head_end + 1] + mark + "\n" + text[tail_start + 1 :], (first, last)
-
-
-def worth_it(
-    raw: str,
-    text: str,
-    run: ToolRun,
-    min_tokens: int = MIN_SAVED_TOKENS,
-    min_share: float = MIN_SAVED_SHARE,
-) -> bool:
-    """Whether `text` pays for itself against the raw output with its `exit N` line
-    (with both minimums 0: whether it is shorter in characters; always with a negative one).
-    Judged with the token estimate, so the choice is the same on every machine."""
-    if text == raw:
-        return True
-    if min_tokens < 0:
-        return True  # the check is off: what the rule made of the output, whatever it is
-    head = inline.exit_line(run.exit_code, _exit_note(run))
-    if min_tokens == 0 and min_share <= 0:
-        return len(text) < len(raw) + (len(head) + 1 if head else 0)
-    from tokenjuice.tokens import estimate
-
-    raw_tokens = estimate(raw) + (estimate(head) + 1 if head else 0)
-    saved = raw_tokens - estimate(text)
-    return saved > 0 and saved >= min_tokens and saved >= raw_tokens * min_share
-
-
-def _audited(raw: str, body: list[str], cap: int, max_line: int, failed: bool, streamed: Any) -> audit.Audit:
-    """The audit of `body` cut to `cap` characters as the model will read it: the ranges
-    the audit writes into markers count too, so a body over the cap is cut again."""
-    target = cap
-    for _ in range(4):
-        cut = _within(body, target, max_line, failed)
-        if streamed is None:
-            au = audit.audit(raw, cut, max_line)
-        else:
-            au = audit.audit(raw, cut, max_line, numbers=streamed.numbers, total=streamed.total_lines)
-        size = sum(len(t) + 1 for t in au.body)
-        if size <= cap or target <= cap // 4:
-            break
-        target -= size - cap + 256
-    return au
-
-
-def _within(body: list[str], cap: int, max_line: int, failed: bool) -> list[str]:
-    """The body cut to `cap` characters, whatever made it: the lines furthest from both
-    ends go first, signal lines last (the audit then states what each marker stands for)."""
-    cost = sum(min(len(t), max_line) + 1 for t in body)
-    if cost <= cap:
-        return body
-    from tokenjuice.reduction import signals
-
-    sig = signals.find(body, locations=failed)
-    protected = [i in sig for i in range(len(body))]
-    fitted, _, _, _ = window.finish_all(
-        body, [1] * len(body), protected, cap, max_line, tail_bias=failed, protected_factor=1, show_repeats=False
-    )
-    return fitted
-
-
-class _Footer:
-    """The body and the footer of a reduction, composed with or without a pointer."""
-
-    __slots__ = ("au", "reasons", "shortened")
-
-    def __init__(self, au: audit.Audit, reasons: dict[str, int], shortened: int) -> None:
-        self.au = au
-        self.reasons = reasons
-        self.shortened = shortened
-
-    def compose(self, run: ToolRun, facts: str | None, pointer: str | None) -> str:
-        au = self.au
-        foot = inline.footer(
-            au.omitted, au.total, self.reasons, au.blank, au.uncovered, self.shortened, pointer if au.lossy else None
-        )
-        if pointer and not au.lossy:
-            foot = f"[{pointer}]"
-        return inline.compose(run.exit_code, facts, au.body, foot, _exit_note(run))
 
 
 _default: Reducer | None = None

@@ -5,7 +5,8 @@
 * project: `.tokenjuice/rules` in the nearest directory at or above the cwd that has
   one (the search stops at the repository root or the home directory).
 
-A rule in a higher layer replaces the rule with the same id below it. A file may hold
+A rule in a higher layer replaces the rule with the same id below it, and every rule
+below it that lists that id in its `aliases`. A file may hold
 one rule object or an array of rules. A malformed file or rule is skipped with a
 warning that names the file, the rule id and the field; it never stops the others.
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 BUILTIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin")
 _NOT_RULES = (".fixture.json", ".schema.json", ".expected.json")
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 _CACHE_KEEP = 16
 
 
@@ -111,6 +112,7 @@ class RuleSet:
         return rule
 
     def add(self, rule: Rule) -> None:
+        self._replace_aliased(rule)
         old = self.by_id.get(rule.id)
         if old is not None:
             if LAYER_RANK[rule.layer] > LAYER_RANK[old.layer]:
@@ -124,6 +126,16 @@ class RuleSet:
         self.by_id[rule.id] = rule
         self.rules.append(rule)
         self._by_program = None
+
+    def _replace_aliased(self, rule: Rule) -> None:
+        """Drop lower-layer rules that name `rule.id` among their aliases: one built-in
+        tool split into several rules is replaced whole by an override of its one id."""
+        rank = LAYER_RANK[rule.layer]
+        for old in [r for r in self.rules if rule.id in r.aliases and LAYER_RANK[r.layer] < rank]:
+            self.overrides.append((old.id, old.layer, rule.layer))
+            self.rules.remove(old)
+            del self.by_id[old.id]
+            self._by_program = None
 
     def candidates(self, program_names: Iterable[str]) -> list[Rule]:
         """Rules that could match a command with one of these program names.

@@ -44,6 +44,7 @@ class Rule:
         "_blob",
         "_data",
         "_pipeline",
+        "aliases",
         "argv0",
         "argv_excludes",
         "argv_includes",
@@ -74,6 +75,8 @@ class Rule:
         self.id: str = data["id"]
         self.family: str = data["family"]
         self.priority: float = data.get("priority", 0)
+        # Other ids this rule answers to: a higher layer's rule with one of them replaces it.
+        self.aliases: tuple[str, ...] = tuple(data.get("aliases") or ())
         self.layer = layer
         self.path = path
         self.match: dict[str, Any] = data.get("match") or {}
@@ -155,14 +158,14 @@ class Rule:
 
 
 def head(data: dict[str, Any]) -> dict[str, Any]:
-    """What choosing a rule reads: its id, family, priority and match criteria."""
-    return {k: data[k] for k in ("id", "family", "priority", "match") if k in data}
+    """What choosing a rule reads: its id, family, aliases, priority and match criteria."""
+    return {k: data[k] for k in ("id", "family", "aliases", "priority", "match") if k in data}
 
 
 class RulePipeline:
     """Pattern specs of a rule's filters, counters and matchOutput entries."""
 
-    __slots__ = ("counters", "keep", "match_output", "protect", "skip")
+    __slots__ = ("counters", "diagnostics", "keep", "match_output", "protect", "skip")
 
     def __init__(self, rule: Rule) -> None:
         d = rule.data
@@ -179,6 +182,9 @@ class RulePipeline:
                 self.skip.setdefault(reason, []).append(spec)
         self.keep = _specs(filters.get("keepPatterns"), f"{at} filters.keepPatterns")
         self.protect = _specs(filters.get("protectPatterns"), f"{at} filters.protectPatterns")
+        # Open-ended output (a script's own prints): error and file:line lines stay even
+        # when the run succeeded, as they do on the generic path.
+        self.diagnostics = bool(filters.get("protectDiagnostics"))
         self.counters: list[tuple[str, PatternSpec]] = []
         for i, c in enumerate(d.get("counters") or ()):
             spec = _spec(c["pattern"], c.get("flags", ""), f"{at} counters[{i}].pattern")

@@ -12,6 +12,8 @@ works on a store whose filesystem became read-only), and every read is checked
 against the artifact's SHA-256 first: damaged bytes are an error, never an output.
 When the state directory cannot be written (a sandbox), the default store writes to
 a private folder in the temporary directory instead and reads both (see `fallback`).
+Ids, hashing and compression are in `digests`, the database in `database`, retention
+in `pruning`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,19 @@ import zlib
 
 from tokenjuice import _log
 from tokenjuice.paths import state_dir
+from tokenjuice.store import database, pruning
+from tokenjuice.store.digests import (
+    COMPRESS_ABOVE,
+    ID_LEN,
+    LEVEL,
+    artifact_id,
+    check,
+    compressor,
+    hasher,
+    sha256,
+    utf8_slices,
+)
+from tokenjuice.store.errors import DamagedArtifact, StoreError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,117 +44,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
 
-ID_LEN = 12
-COMPRESS_ABOVE = 4096
-# zlib's fastest level: a fifth larger than level 6 on tool output, three times faster.
-LEVEL = 1
-# Below this size, a 16 KB window and a quarter of the default hash memory: the
-# compressor takes 0.13 MB instead of 0.3 (most of what storing a 100 KB output
-# allocated), and its output is 2-3% larger on tool output, sometimes smaller.
-SMALL_COMPRESS = 1 << 20
+# The public face of the store; ids and errors live in their own modules.
+__all__ = ["ArtifactInfo", "DamagedArtifact", "Store", "StoreError", "artifact_id"]
 
-
-def _compressor(size: int) -> Any:
-    if size < SMALL_COMPRESS:
-        return zlib.compressobj(LEVEL, zlib.DEFLATED, 14, 4)
-    return zlib.compressobj(LEVEL)
-
-
+# Bytes written to, and read from, a large artifact's blob at a time.
 CHUNK = 1 << 20
-# `put_text` encodes this many characters at a time (at most four times that in bytes).
-TEXT_SLICE = 64 * 1024
-DEFAULT_RETENTION_DAYS = 7.0
-DEFAULT_MAX_BYTES = 256 * 1024 * 1024
-AUTO_PRUNE_EVERY_S = 3600.0
-BUSY_TIMEOUT_MS = 5000
-SCHEMA_VERSION = 2
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS artifacts (
-    id TEXT PRIMARY KEY,
-    sha256 TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    stored INTEGER NOT NULL,
-    codec TEXT NOT NULL,
-    created REAL NOT NULL,
-    last_used REAL NOT NULL,
-    session TEXT,
-    command TEXT,
-    rule TEXT,
-    exit_code INTEGER,
-    lines INTEGER,
-    data BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS artifacts_last_used ON artifacts(last_used);
-CREATE INDEX IF NOT EXISTS artifacts_session ON artifacts(session);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS uses (
-    id TEXT NOT NULL,
-    ts REAL NOT NULL,
-    session TEXT,
-    command TEXT,
-    rule TEXT,
-    exit_code INTEGER
-);
-CREATE INDEX IF NOT EXISTS uses_id ON uses(id);
-"""
-# Version 1 stores kept one command per output, overwritten by the last: it becomes
-# the output's first recorded use.
-_MIGRATE_1 = (
-    "INSERT INTO uses (id, ts, session, command, rule, exit_code)"
-    " SELECT id, last_used, session, command, rule, exit_code FROM artifacts"
-)
-
-
-def _init(conn: sqlite3.Connection) -> None:
-    """WAL mode and the schema, once, whoever gets there first (processes and threads)."""
-    if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-        conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    if conn.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version < SCHEMA_VERSION:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            if version == 1:
-                conn.execute(_MIGRATE_1)
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
-def _retry_locked(fn: Callable[[], None]) -> None:
-    """Run `fn`, retrying while SQLite reports a lock it would not wait for itself
-    (changing the journal mode, or creating the schema, while another writer works)."""
-    from tokenjuice.store._sqlite import sqlite3
-
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    while True:
-        try:
-            fn()
-            return
-        except sqlite3.OperationalError as exc:
-            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
-
-
-class StoreError(RuntimeError):
-    """The store cannot be used (disk full, read-only, corrupt)."""
-
-
-class DamagedArtifact(StoreError):
-    """A stored output whose bytes no longer match their digest."""
-
-    def __init__(self, aid: str, why: str = "its bytes no longer match their SHA-256") -> None:
-        super().__init__(f"stored output {aid} is damaged ({why}); it cannot be read back")
-        self.aid = aid
 
 
 class ArtifactInfo:
@@ -180,36 +89,6 @@ class ArtifactInfo:
         return out
 
 
-def sha256(data: bytes = b"") -> Any:
-    """A SHA-256 hasher fed `data` (see `hasher`)."""
-    h = hasher(len(data))
-    h.update(data)
-    return h
-
-
-def hasher(size: int) -> Any:
-    """A SHA-256 hasher for about `size` bytes. `hashlib` loads OpenSSL, which costs more
-    than hashing a typical output; CPython's own implementation does below a megabyte
-    (OpenSSL is faster above)."""
-    if size < (1 << 20):
-        from tokenjuice import _compat
-
-        return _compat.sha256()
-    import hashlib
-
-    return hashlib.sha256()
-
-
-def _utf8_slices(text: str) -> Iterator[bytes]:
-    """`text` encoded as UTF-8 (lone surrogates kept), TEXT_SLICE characters at a time."""
-    for i in range(0, len(text), TEXT_SLICE):
-        yield text[i : i + TEXT_SLICE].encode("utf-8", "surrogatepass")
-
-
-def artifact_id(data: bytes) -> str:
-    return str(sha256(data).hexdigest()[:ID_LEN])
-
-
 class Store:
     """The artifact store at `root` (default: the XDG state directory). `fallback`: the
     folder written when `root` cannot be, and read after it (default: for the default
@@ -230,16 +109,8 @@ class Store:
 
             fallback = fallback_root(self.root)
         self.fallback = fallback if fallback and os.path.abspath(fallback) != os.path.abspath(self.root) else None
-        self.retention_days = (
-            retention_days
-            if retention_days is not None
-            else _env_float("TOKENJUICE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)
-        )
-        self.max_bytes = (
-            max_bytes
-            if max_bytes is not None
-            else int(_env_float("TOKENJUICE_STORE_MAX_MB", DEFAULT_MAX_BYTES / 1048576) * 1048576)
-        )
+        self.retention_days = retention_days if retention_days is not None else pruning.retention_days()
+        self.max_bytes = max_bytes if max_bytes is not None else pruning.max_bytes()
         # One connection per thread: sqlite3 connections may not cross threads, and
         # agents run tools from thread pools (LangGraph's ToolNode, MCP workers).
         import threading
@@ -263,7 +134,7 @@ class Store:
             return self._conn
         root = self.root
         try:
-            conn = self._open(root)
+            conn = database.open_writer(root)
         except StoreError as first:
             if self.fallback is None:
                 raise
@@ -272,36 +143,12 @@ class Store:
                 from tokenjuice.store.fallback import make_private
 
                 make_private(root)
-                conn = self._open(root)
+                conn = database.open_writer(root)
             except (StoreError, OSError) as exc:
                 raise StoreError(f"{first}; nor at {root}: {exc}") from None
             _log.debug(f"{first}; outputs kept in {root}")
         self._conn = conn
         self._local.root = root  # where this thread writes (temporary files too)
-        return conn
-
-    def _open(self, root: str) -> sqlite3.Connection:
-        from tokenjuice.store._sqlite import sqlite3
-
-        path = os.path.join(root, "store.sqlite3")
-        try:
-            os.makedirs(root, mode=0o700, exist_ok=True)
-            os.chmod(root, 0o700)
-            fresh = not os.path.exists(path)
-            if fresh:
-                # Create the file ourselves so it is never world-readable, even briefly.
-                fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
-                os.close(fd)
-            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-            conn.row_factory = sqlite3.Row
-            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            _retry_locked(lambda: _init(conn))
-            for suffix in ("", "-wal", "-shm"):
-                p = path + suffix
-                if os.path.exists(p):
-                    os.chmod(p, 0o600)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"artifact store unavailable at {path}: {exc}") from None
         return conn
 
     def _readers(self) -> list[tuple[str, sqlite3.Connection]]:
@@ -321,42 +168,19 @@ class Store:
 
     def _reader(self, path: str) -> sqlite3.Connection | None:
         """A connection for reading the store at `path`: the writer's when this thread
-        writes there, else a read-only one (None when there is no store yet). Falls back
-        to an immutable open when read-only needs files it cannot create (a WAL store on
-        a read-only filesystem)."""
+        writes there, else a read-only one (None when there is no store yet)."""
         writer = self._conn
-        if writer is not None and _file_of(writer) == os.path.abspath(path):
+        if writer is not None and database.file_of(writer) == os.path.abspath(path):
             return writer
         opened: dict[str, sqlite3.Connection] = getattr(self._local, "ro", None) or {}
         self._local.ro = opened
         conn: sqlite3.Connection | None = opened.get(path)
         if conn is not None:
             return conn
-        try:
-            if os.path.getsize(path) == 0:
-                return None  # created, never initialised (the disk was full, say): empty
-        except OSError:
-            return None
-        from tokenjuice.store._sqlite import sqlite3
-
-        # The characters a URI path must escape (urllib's import is not worth it).
-        escaped = os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-        uri = "file:" + escaped
-        error: Exception | None = None
-        for params in ("?mode=ro", "?mode=ro&immutable=1"):
-            try:
-                conn = sqlite3.connect(uri + params, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-                conn.row_factory = sqlite3.Row
-                conn.execute("SELECT count(*) FROM artifacts WHERE 0").fetchone()
-            except sqlite3.Error as exc:
-                error = exc
-                if conn is not None:
-                    conn.close()
-                conn = None
-                continue
+        conn = database.open_reader(path)
+        if conn is not None:
             opened[path] = conn
-            return conn
-        raise StoreError(f"artifact store unreadable at {path}: {error}")
+        return conn
 
     def close(self) -> None:
         if self._conn is not None:
@@ -384,7 +208,7 @@ class Store:
 
         def body() -> tuple[str, bytes]:
             if len(data) > COMPRESS_ABOVE:
-                comp = _compressor(len(data))
+                comp = compressor(len(data))
                 codec, out = "zlib", comp.compress(data) + comp.flush()
             else:
                 codec, out = "raw", data
@@ -407,15 +231,15 @@ class Store:
         a slice at a time: a large output is not held a second time as bytes."""
         h = hasher(len(text))
         size = 0
-        for piece in _utf8_slices(text):
+        for piece in utf8_slices(text):
             h.update(piece)
             size += len(piece)
 
         def body() -> tuple[str, bytes]:
             # Only for a new artifact (a repeated output is only refreshed): encoded again.
             if size > COMPRESS_ABOVE:
-                comp = _compressor(size)
-                out = b"".join([*map(comp.compress, _utf8_slices(text)), comp.flush()])
+                comp = compressor(size)
+                out = b"".join([*map(comp.compress, utf8_slices(text)), comp.flush()])
                 if len(out) < size:
                     return "zlib", out
             return "raw", text.encode("utf-8", "surrogatepass")  # small, or does not compress
@@ -502,7 +326,7 @@ class Store:
                         (aid, full, size, stored, "zlib", now, now, session, command, rule, exit_code, lines, stored),
                     )
                     tmp.seek(0)
-                    with conn.blobopen("artifacts", "data", _rowid(conn, aid)) as blob:
+                    with conn.blobopen("artifacts", "data", database.rowid(conn, aid)) as blob:
                         for chunk in iter(lambda: tmp.read(CHUNK), b""):
                             blob.write(chunk)
                     _record_use(conn, aid, now, (session, command, rule, exit_code, lines))
@@ -534,13 +358,13 @@ class Store:
         """Rows of a read-only query over every store read ([] when there is none yet)."""
         rows: list[sqlite3.Row] = []
         for path, conn in self._readers():
-            rows += _rows(path, conn, sql, args)
+            rows += database.rows(path, conn, sql, args)
         return rows
 
     def _holder(self, aid: str) -> tuple[str, sqlite3.Connection]:
         """The store that holds artifact `aid`; KeyError when none does."""
         for path, conn in self._readers():
-            if _rows(path, conn, "SELECT 1 FROM artifacts WHERE id=?", (aid,)):
+            if database.rows(path, conn, "SELECT 1 FROM artifacts WHERE id=?", (aid,)):
                 return path, conn
         raise KeyError(f"no artifact {aid!r}")
 
@@ -550,7 +374,7 @@ class Store:
 
     def info(self, aid: str) -> ArtifactInfo:
         path, conn = self._holder(aid)
-        info = ArtifactInfo(_rows(path, conn, f"SELECT {_INFO_COLUMNS} FROM artifacts WHERE id=?", (aid,))[0])
+        info = ArtifactInfo(database.rows(path, conn, f"SELECT {_INFO_COLUMNS} FROM artifacts WHERE id=?", (aid,))[0])
         info.uses = self.uses(aid)
         return info
 
@@ -561,11 +385,11 @@ class Store:
             path, conn = self._holder(aid)
         except KeyError:
             return []
-        if _rows(path, conn, "SELECT name FROM sqlite_master WHERE type='table' AND name='uses'", ()):
+        if database.rows(path, conn, "SELECT name FROM sqlite_master WHERE type='table' AND name='uses'", ()):
             sql = "SELECT ts, session, command, rule, exit_code FROM uses WHERE id=? ORDER BY ts, rowid"
         else:  # a store of the first layout, not migrated yet (readers never write)
             sql = "SELECT last_used AS ts, session, command, rule, exit_code FROM artifacts WHERE id=?"
-        return [dict(r) for r in _rows(path, conn, sql, (aid,))]
+        return [dict(r) for r in database.rows(path, conn, sql, (aid,))]
 
     def iter_bytes(self, aid: str) -> Iterator[bytes]:
         """The artifact's bytes, decompressed in chunks.
@@ -578,7 +402,7 @@ class Store:
         digest = self._digest(aid)
         if info.size <= CHUNK:
             data = b"".join(self._chunks(aid, info))
-            _check(aid, digest, info.size, sha256(data).hexdigest(), len(data))
+            check(aid, digest, info.size, sha256(data).hexdigest(), len(data))
             yield data
             return
         self.verify(aid, info, digest)
@@ -594,11 +418,11 @@ class Store:
         for chunk in self._chunks(aid, info):
             h.update(chunk)
             size += len(chunk)
-        _check(aid, digest, info.size, h.hexdigest(), size)
+        check(aid, digest, info.size, h.hexdigest(), size)
 
     def _digest(self, aid: str) -> str:
         path, conn = self._holder(aid)
-        rows = _rows(path, conn, "SELECT sha256 FROM artifacts WHERE id=?", (aid,))
+        rows = database.rows(path, conn, "SELECT sha256 FROM artifacts WHERE id=?", (aid,))
         return str(rows[0]["sha256"]) if rows else ""
 
     def _chunks(self, aid: str, info: ArtifactInfo) -> Iterator[bytes]:
@@ -610,7 +434,7 @@ class Store:
         path, conn = self._holder(aid)
         decomp = zlib.decompressobj() if info.codec == "zlib" else None
         try:
-            rowid = _rowid(conn, aid)
+            rowid = database.rowid(conn, aid)
             with conn.blobopen("artifacts", "data", rowid, readonly=True) as blob:
                 while True:
                     chunk = blob.read(CHUNK)
@@ -662,46 +486,12 @@ class Store:
 
         Returns (artifacts removed, stored bytes freed).
         """
-        conn = self.connect()
         days = self.retention_days if older_than_days is None else older_than_days
         cap = self.max_bytes if max_bytes is None else max_bytes
-        removed = freed = 0
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if everything:
-                row = conn.execute("SELECT count(*), coalesce(sum(stored),0) FROM artifacts").fetchone()
-                conn.execute("DELETE FROM artifacts")
-                removed, freed = int(row[0]), int(row[1])
-            else:
-                cutoff = time.time() - days * 86400
-                row = conn.execute(
-                    "SELECT count(*), coalesce(sum(stored),0) FROM artifacts WHERE last_used < ?", (cutoff,)
-                ).fetchone()
-                conn.execute("DELETE FROM artifacts WHERE last_used < ?", (cutoff,))
-                removed, freed = int(row[0]), int(row[1])
-                total = int(conn.execute("SELECT coalesce(sum(stored),0) FROM artifacts").fetchone()[0])
-                if total > cap:
-                    for r in conn.execute("SELECT id, stored FROM artifacts ORDER BY last_used, id").fetchall():
-                        if total <= cap:
-                            break
-                        conn.execute("DELETE FROM artifacts WHERE id=?", (r["id"],))
-                        total -= int(r["stored"])
-                        removed += 1
-                        freed += int(r["stored"])
-            conn.execute("DELETE FROM uses WHERE id NOT IN (SELECT id FROM artifacts)")
-            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_prune', ?)", (str(time.time()),))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        if removed:
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return removed, freed
+        return pruning.prune(self.connect(), days=days, cap=cap, everything=everything)
 
     def _maybe_prune(self, now: float) -> None:
-        conn = self.connect()
-        row = conn.execute("SELECT value FROM meta WHERE key='last_prune'").fetchone()
-        if row is not None and now - float(row[0]) < AUTO_PRUNE_EVERY_S:
+        if not pruning.due(self.connect(), now):
             return
         try:
             self.prune()
@@ -732,49 +522,3 @@ def _iso(ts: float) -> str:
     import datetime
 
     return datetime.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
-
-
-def _check(aid: str, digest: str, size: int, got_digest: str, got_size: int) -> None:
-    if got_size != size:
-        raise DamagedArtifact(aid, f"{got_size:,} bytes where {size:,} were stored")
-    if got_digest != digest:
-        raise DamagedArtifact(aid)
-
-
-def _rows(path: str, conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
-    from tokenjuice.store._sqlite import sqlite3
-
-    try:
-        return conn.execute(sql, args).fetchall()
-    except sqlite3.Error as exc:
-        raise StoreError(f"artifact store unreadable at {path}: {exc}") from None
-
-
-def _file_of(conn: sqlite3.Connection) -> str | None:
-    """The database file a connection has open."""
-    for row in conn.execute("PRAGMA database_list").fetchall():
-        if row[1] == "main":
-            return os.path.abspath(str(row[2])) if row[2] else None
-    return None
-
-
-def _rowid(conn: sqlite3.Connection, aid: str) -> int:
-    row = conn.execute("SELECT rowid FROM artifacts WHERE id=?", (aid,)).fetchone()
-    if row is None:
-        raise KeyError(f"no artifact {aid!r}")
-    return int(row[0])
-
-
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    if not value:
-        return default
-    try:
-        got = float(value)
-    except ValueError:
-        got = -1.0
-    # nan would make every comparison false (nothing pruned) and int(nan) raises.
-    if not 0 <= got < float("inf"):
-        _log.warn(f"{name}={value!r} is not a non-negative number; using {default:g}")
-        return default
-    return got

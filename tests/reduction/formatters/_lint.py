@@ -7,7 +7,7 @@ from typing import Any
 
 from tests.helpers import lost, reduce_fixture
 from tokenjuice.model import Reduction
-from tokenjuice.reduction import pipeline
+from tokenjuice.reduction import batches
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput, get
 
 UNRELATED = """\
@@ -27,7 +27,7 @@ def run_formatter(name: str, text: str, exit_code: int = 0, argv: list[str] | No
     from tokenjuice.command import analyze
     from tokenjuice.model import ToolRun
 
-    batch = pipeline.prepare(text, {})
+    batch = batches.prepare(text, {})
     run = ToolRun(tool_name="exec", command=" ".join(argv or ["x"]), combined=text, exit_code=exit_code)
     cmd = analyze(" ".join(argv), argv, None) if argv else None
     return get(name)(FormatInput(batch.text, batch.weights, run, cmd, {}))  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ IDS = [
 @pytest.mark.parametrize("fid", IDS)
 def test_every_signal_kept(fid: str) -> None:
     fx, red = reduce_fixture(FAMILY, fid)
-    assert red.rule_id == "install/apt"
+    assert red.rule_id == ("package/apt-upgrade" if "upgrade" in fid else "package/apt-install")
     assert not lost(fx, red.text)
 
 

@@ -11,7 +11,7 @@ FAMILY = "apt"
 
 def test_installed_list_keeps_every_package_grouped() -> None:
     fx, red = reduce_fixture(FAMILY, "apt-list-installed")
-    assert red.rule_id == "install/apt-list"
+    assert red.rule_id == "package/apt-list"
     assert not lost(fx, red.text)
     entries = re.findall(r"^([^/\s]+)/\S+ (\S+) \S+ \[([^\]]+)\]$", fx["combined"], re.M)
     manual = sum(1 for _, _, flags in entries if "automatic" not in flags)

@@ -22,7 +22,7 @@ IDS = [
 @pytest.mark.parametrize("fid", IDS)
 def test_every_signal_kept(fid: str) -> None:
     fx, red = reduce_fixture(FAMILY, fid)
-    assert red.rule_id == "install/composer"
+    assert red.rule_id == "package/composer"
     assert not lost(fx, red.text)
 
 

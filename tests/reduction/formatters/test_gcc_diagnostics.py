@@ -22,7 +22,7 @@ SWIFT = ["swift-build-errors-classic", "swift-build-errors-swift6", "swift-build
 
 @pytest.mark.parametrize("fid", MAKE)
 def test_make_keeps_every_signal(fid: str) -> None:
-    reduced("make", fid, "build/make")
+    reduced("make", fid, "task/make")
 
 
 @pytest.mark.parametrize("fid", SWIFT)
@@ -31,7 +31,7 @@ def test_swift_keeps_every_signal(fid: str) -> None:
 
 
 def test_errors_keep_notes_excerpts_and_context_go() -> None:
-    fx, red = reduced("make", "make-c-errors", "build/make")
+    fx, red = reduced("make", "make-c-errors", "task/make")
     text = raw(fx)
     for loc in signals(fx, "error_location"):
         assert re.search(rf"^{re.escape(loc)}: error: ", red.text, re.M)
@@ -45,25 +45,25 @@ def test_errors_keep_notes_excerpts_and_context_go() -> None:
 
 
 def test_compiler_commands_go_but_a_success_keeps_the_link_step() -> None:
-    fx, red = reduced("make", "make-c-success", "build/make")
+    fx, red = reduced("make", "make-c-success", "task/make")
     commands = [ln for ln in raw(fx).splitlines() if ln.startswith("cc ")]
     assert len(commands) > 5
     assert commands[-1] in red.text
     assert sum(1 for c in commands if c in red.text) == 1
-    _, failed = reduced("make", "make-link-error", "build/make")
+    _, failed = reduced("make", "make-link-error", "task/make")
     assert not re.search(r"^cc ", failed.text, re.M)  # a failure keeps none: the errors say it
     assert "undefined reference to `vec_mean'" in failed.text
     assert "collect2: error: ld returned 1 exit status" in failed.text
 
 
 def test_warnings_drop_their_notes() -> None:
-    fx, red = reduced("make", "make-keep-going-errors", "build/make")
+    fx, red = reduced("make", "make-keep-going-errors", "task/make")
     assert "note: ‘s’ was declared here" in raw(fx)
     assert "‘s’ was declared here" not in red.text
 
 
 def test_large_build_groups_identical_warnings() -> None:
-    fx, red = reduced("make", "make-large-warnings", "build/make")
+    fx, red = reduced("make", "make-large-warnings", "task/make")
     text = raw(fx)
     n = len(re.findall(r": warning: unused variable ‘unused_total’", text))
     assert n == 60
@@ -73,8 +73,8 @@ def test_large_build_groups_identical_warnings() -> None:
 
 
 def test_colour_codes_do_not_change_the_result() -> None:
-    _, plain = reduced("make", "make-keep-going-errors", "build/make")
-    _, color = reduced("make", "make-errors-color", "build/make")
+    _, plain = reduced("make", "make-keep-going-errors", "task/make")
+    _, color = reduced("make", "make-errors-color", "task/make")
     assert plain.text == color.text
 
 

@@ -92,7 +92,7 @@ def test_files_right_under_the_root_keep_their_whole_names() -> None:
     root_files = ["/.dockerenv", "/container_info.json", "/pyenv-installer"]
     etc = [f"/etc/conf-{i:02d}.d" for i in range(60)]
     red = tokenjuice.reduce("\n".join(["/", *root_files, *etc]) + "\n", command="find / -maxdepth 2")
-    assert red.rule_id == "files/find"
+    assert red.rule_id == "filesystem/find"
     words = set(red.text.replace("/ (", " ").split())
     assert {".dockerenv", "container_info.json", "pyenv-installer"} <= words, red.text
 

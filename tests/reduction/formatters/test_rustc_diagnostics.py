@@ -154,7 +154,7 @@ def _feed_in_batches(lines: list[str], weights: list[int], sizes: list[int]) -> 
     from tokenjuice.reduction.formatters import FormatContext, rustc_diagnostics
 
     run = ToolRun(tool_name="exec", command="cargo build", combined="", exit_code=0)
-    st = rustc_diagnostics.Stream(FormatContext(run, None, {}))  # type: ignore[arg-type]
+    st = rustc_diagnostics.BatchReader(FormatContext(run, None, {}))  # type: ignore[arg-type]
     pos = 0
     for n in sizes:
         st.feed(lines[pos : pos + n], weights[pos : pos + n])

@@ -89,7 +89,7 @@ def test_records_without_an_error_word_are_judged_as_when_read_in_full(
     style = {"style": "syslog"} if family == "journalctl" else {}
 
     def run(batch: int) -> tuple[object, ...]:
-        st = service_log.Stream(FormatContext(ToolRun(command="x", combined=""), None, style))  # type: ignore[arg-type]
+        st = service_log.BatchReader(FormatContext(ToolRun(command="x", combined=""), None, style))  # type: ignore[arg-type]
         for a in range(0, len(lines), batch):
             st.feed(lines[a : a + batch], [1] * len(lines[a : a + batch]))
         out = st.finish()
@@ -111,13 +111,13 @@ def test_a_levelled_log_never_looks_for_error_words(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(service_log.signals, "worded", lambda batch: asked.append(len(batch)) or set())
     levels = ["INFO  [http] GET /x 200", "WARN  [db] slow query", "ERROR [worker] job failed", "DEBUG [cache] hit"]
     lines = [f"2026-03-01 00:{k // 60:02d}:{k % 60:02d}.000 {levels[k % 7 % 4]} {k}" for k in range(500)]
-    st = service_log.Stream(FormatContext(ToolRun(command="x", combined=""), None, {}))  # type: ignore[arg-type]
+    st = service_log.BatchReader(FormatContext(ToolRun(command="x", combined=""), None, {}))  # type: ignore[arg-type]
     st.feed(lines, [1] * len(lines))
     out = st.finish()
     assert out is not None and any("job failed" in ln for ln in out.lines)
     assert asked == []
     # Without a level the words decide, and are looked up once for the batch.
-    st = service_log.Stream(FormatContext(ToolRun(command="x", combined=""), None, {}))  # type: ignore[arg-type]
+    st = service_log.BatchReader(FormatContext(ToolRun(command="x", combined=""), None, {}))  # type: ignore[arg-type]
     bare = [ln.replace("INFO", "").replace("WARN", "").replace("ERROR", "").replace("DEBUG", "") for ln in lines]
     st.feed(bare, [1] * len(bare))
     st.finish()

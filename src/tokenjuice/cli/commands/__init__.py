@@ -1,1 +1,1 @@
-"""One module per CLI command; each defines `add_arguments(parser)` and `run(args) -> int`."""
+"""One module per CLI command; each declares `OPTIONS` and defines `run(args) -> int`."""

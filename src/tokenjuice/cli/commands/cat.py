@@ -7,29 +7,27 @@ import sys
 
 from tokenjuice._humanize import plural
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, positional, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("id", metavar="ID", help="artifact id (or a unique prefix of at least 4 digits)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--lines", metavar="A-B", help="only lines A to B (1-based, inclusive; A- or -B open)")
-    g.add_argument("--head", type=int, metavar="N", help="only the first N lines")
-    g.add_argument("--tail", type=int, metavar="N", help="only the last N lines")
-    p.add_argument("--info", action="store_true", help="print what is known about the artifact instead")
+OPTIONS = (
+    positional("id", metavar="ID", help="artifact id (or a unique prefix of at least 4 digits)"),
+    value("--lines", metavar="A-B", exclusive="part", help="only lines A to B (1-based, inclusive; A- or -B open)"),
+    value("--head", convert=int, metavar="N", exclusive="part", help="only the first N lines"),
+    value("--tail", convert=int, metavar="N", exclusive="part", help="only the last N lines"),
+    flag("--info", help="print what is known about the artifact instead"),
+)
 
 
 def parse_range(spec: str) -> tuple[int, int | None]:
-    a, sep, b = spec.partition("-")
+    """`--lines` as (start, end or None); see `readback.parse_range`."""
+    from tokenjuice.store import readback
+
     try:
-        start = int(a) if a else 1
-        end = int(b) if b else None
-        if not sep:
-            end = start
-    except ValueError:
+        return readback.parse_range(spec)
+    except readback.RangeSyntaxError:
         raise UserError(f"--lines takes A-B (e.g. 120-180), not {spec!r}") from None
-    if start < 1 or (end is not None and end < start):
-        raise UserError(f"--lines range {spec!r} is empty or starts before line 1")
-    return start, end
+    except readback.EmptyRangeError:
+        raise UserError(f"--lines range {spec!r} is empty or starts before line 1") from None
 
 
 def open_artifact(ident: str) -> tuple[object, str]:
@@ -46,7 +44,7 @@ def open_artifact(ident: str) -> tuple[object, str]:
 
 def run(args: argparse.Namespace) -> int:
     from tokenjuice.store.artifacts import Store, StoreError
-    from tokenjuice.store.slicing import select_lines
+    from tokenjuice.store.readback import select_lines
 
     if (args.head is not None and args.head < 0) or (args.tail is not None and args.tail < 0):
         raise UserError("--head/--tail take a non-negative number of lines")

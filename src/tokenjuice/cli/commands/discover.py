@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tokenjuice.cli.options import value
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--since", metavar="WHEN", help="only since 7d, 24h, 30m or a date (2026-11-01)")
-    p.add_argument("--session", metavar="S", help="only this session")
-    p.add_argument("-n", "--limit", type=int, default=15, metavar="N", help="findings to show (default 15)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+OPTIONS = (
+    value("--since", metavar="WHEN", help="only since 7d, 24h, 30m or a date (2026-11-01)"),
+    value("--session", metavar="S", help="only this session"),
+    value("-n", "--limit", convert=int, default=15, metavar="N", help="findings to show (default 15)"),
+    value("--format", choices=lambda: ("text", "json"), default="text"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

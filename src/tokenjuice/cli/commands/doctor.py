@@ -8,14 +8,19 @@ import sys
 
 from tokenjuice._humanize import plural
 from tokenjuice._humanize import size as human_size
+from tokenjuice.cli.options import flag, positional, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "topic", nargs="?", choices=("all", "hooks"), default="all", help="'hooks' checks only the coding-agent hooks"
-    )
-    p.add_argument("--cwd", metavar="DIR", help="project directory to check (default: the current one)")
-    p.add_argument("--json", action="store_true", help="machine-readable report")
+OPTIONS = (
+    positional(
+        "topic",
+        optional=True,
+        choices=lambda: ("all", "hooks"),
+        default="all",
+        help="'hooks' checks only the coding-agent hooks",
+    ),
+    value("--cwd", metavar="DIR", help="project directory to check (default: the current one)"),
+    flag("--json", help="machine-readable report"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,22 +7,19 @@ import sys
 
 from tokenjuice.cli import _io
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import exit_code, flag, rest, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--command", "-c", metavar="CMD", help="the command line (instead of -- CMD …)")
-    p.add_argument(
-        "--exit-code", "-e", type=_io.exit_code_arg, default=0, metavar="N", help="its exit code (default 0)"
-    )
-    p.add_argument(
+OPTIONS = (
+    value("--command", "-c", metavar="CMD", help="the command line (instead of -- CMD …)"),
+    value("--exit-code", "-e", convert=exit_code, default=0, metavar="N", help="its exit code (default 0)"),
+    value(
         "--output", "-o", metavar="FILE", help="its output, to show output-based matching, density and the reduction"
-    )
-    p.add_argument(
-        "--tool-name", default="exec", metavar="NAME", help="the agent tool that ran it, for toolNames rules (exec)"
-    )
-    p.add_argument("--cwd", metavar="DIR", help="directory the command runs in")
-    p.add_argument("--json", action="store_true", help="machine-readable result")
-    p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD …")
+    ),
+    value("--tool-name", default="exec", metavar="NAME", help="the agent tool that ran it, for toolNames rules (exec)"),
+    value("--cwd", metavar="DIR", help="directory the command runs in"),
+    flag("--json", help="machine-readable result"),
+    rest("cmd", metavar="-- CMD …"),
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,8 +27,9 @@ def run(args: argparse.Namespace) -> int:
 
     from tokenjuice.command import analyze, with_script_from_output
     from tokenjuice.model import ToolRun
+    from tokenjuice.reduction.batches import prepare
     from tokenjuice.reduction.engine import Reducer
-    from tokenjuice.reduction.pipeline import density, prepare
+    from tokenjuice.reduction.generic import density
     from tokenjuice.rules.select import MatchInput, explain_misses
 
     words = list(args.cmd)

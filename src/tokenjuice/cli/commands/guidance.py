@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
+from tokenjuice.cli.options import flag
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--markers", action="store_true", help="include the begin/end marker comments")
+OPTIONS = (flag("--markers", help="include the begin/end marker comments"),)
 
 
 def run(args: argparse.Namespace) -> int:

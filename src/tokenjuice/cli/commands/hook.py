@@ -6,15 +6,20 @@ host: on any problem it prints nothing and exits 0, so the command runs unchange
 
 from __future__ import annotations
 
+from tokenjuice.cli.options import positional
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
+def _host_names() -> list[str]:
     from tokenjuice import hosts
 
-    p.add_argument("host", choices=hosts.names(), help="the host whose hook payload arrives on stdin")
+    return hosts.names()
+
+
+OPTIONS = (positional("host", choices=_host_names, help="the host whose hook payload arrives on stdin"),)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,24 +10,11 @@ from __future__ import annotations
 import argparse
 
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, positional, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tokenjuice.hosts._base import Host
-
-
-def add_scope_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--project",
-        nargs="?",
-        const=".",
-        metavar="DIR",
-        help="the project's shared settings (in DIR, default the current directory) instead of the user's",
-    )
-    p.add_argument("--local", action="store_true", help="claude-code: the project's .claude/settings.local.json")
-    p.add_argument("--settings", metavar="FILE", help="edit this settings file instead")
-    p.add_argument("--file", metavar="FILE", help="agents-md: the file to edit (default ./AGENTS.md)")
-    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
 
 
 def scope_of(args: argparse.Namespace, host: Host) -> str:
@@ -37,14 +24,31 @@ def scope_of(args: argparse.Namespace, host: Host) -> str:
     return scope
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
+def host_choices() -> list[str]:
     from tokenjuice import hosts
 
-    p.add_argument("host", choices=[*hosts.names(), "agents-md"], help="where to install")
-    add_scope_arguments(p)
-    p.add_argument(
-        "--print", action="store_true", dest="print_only", help="print the hook settings as JSON, change nothing"
-    )
+    return [*hosts.names(), "agents-md"]
+
+
+# Where to install or uninstall: shared with `uninstall`.
+SCOPE_OPTIONS = (
+    value(
+        "--project",
+        optional=True,
+        const=".",
+        metavar="DIR",
+        help="the project's shared settings (in DIR, default the current directory) instead of the user's",
+    ),
+    flag("--local", help="claude-code: the project's .claude/settings.local.json"),
+    value("--settings", metavar="FILE", help="edit this settings file instead"),
+    value("--file", metavar="FILE", help="agents-md: the file to edit (default ./AGENTS.md)"),
+    flag("--dry-run", help="say what would change, change nothing"),
+)
+OPTIONS = (
+    positional("host", choices=host_choices, help="where to install"),
+    *SCOPE_OPTIONS,
+    flag("--print", dest="print_only", help="print the hook settings as JSON, change nothing"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,12 +8,13 @@ import time
 
 from tokenjuice._humanize import plural, size
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--session", metavar="S", help="only this session's outputs")
-    p.add_argument("-n", "--limit", type=int, default=50, metavar="N", help="at most N rows (default 50)")
-    p.add_argument("--json", action="store_true", help="machine-readable")
+OPTIONS = (
+    value("--session", metavar="S", help="only this session's outputs"),
+    value("-n", "--limit", convert=int, default=50, metavar="N", help="at most N rows (default 50)"),
+    flag("--json", help="machine-readable"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

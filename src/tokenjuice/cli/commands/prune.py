@@ -8,13 +8,14 @@ import math
 import sys
 
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--older-than", type=float, metavar="DAYS", help="remove outputs unused for DAYS (default 7)")
-    p.add_argument("--max-size", type=float, metavar="MB", help="then keep at most MB megabytes (default 256)")
-    p.add_argument("--all", action="store_true", help="remove every stored output")
-    p.add_argument("--ledger-older-than", type=float, metavar="DAYS", help="also delete ledger months older than DAYS")
+OPTIONS = (
+    value("--older-than", convert=float, metavar="DAYS", help="remove outputs unused for DAYS (default 7)"),
+    value("--max-size", convert=float, metavar="MB", help="then keep at most MB megabytes (default 256)"),
+    flag("--all", help="remove every stored output"),
+    value("--ledger-older-than", convert=float, metavar="DAYS", help="also delete ledger months older than DAYS"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from tokenjuice.cli import _io
+from tokenjuice.cli.options import exit_code, flag, positional, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", nargs="?", metavar="FILE", help="output to reduce (default: stdin)")
-    p.add_argument("--command", "-c", metavar="CMD", help="the command that produced the output")
-    p.add_argument(
-        "--exit-code", "-e", type=_io.exit_code_arg, default=0, metavar="N", help="its exit code (default 0)"
-    )
-    p.add_argument("--tool-name", default="exec", metavar="NAME", help="tool name (default exec)")
-    p.add_argument("--cwd", metavar="DIR", help="directory it ran in (for project rules)")
-    p.add_argument("--classifier", metavar="RULE_ID", help="use this rule instead of choosing one")
-    p.add_argument("--raw", action="store_true", help="print the output unreduced (exit code still stated)")
-    p.add_argument("--json", action="store_true", help="print the reduce-json response instead of text")
-    _io.add_budget_arguments(p)
+OPTIONS = (
+    positional("file", optional=True, metavar="FILE", help="output to reduce (default: stdin)"),
+    value("--command", "-c", metavar="CMD", help="the command that produced the output"),
+    value("--exit-code", "-e", convert=exit_code, default=0, metavar="N", help="its exit code (default 0)"),
+    value("--tool-name", default="exec", metavar="NAME", help="tool name (default exec)"),
+    value("--cwd", metavar="DIR", help="directory it ran in (for project rules)"),
+    value("--classifier", metavar="RULE_ID", help="use this rule instead of choosing one"),
+    flag("--raw", help="print the output unreduced (exit code still stated)"),
+    flag("--json", help="print the reduce-json response instead of text"),
+    *_io.BUDGET_OPTIONS,
+)
 
 
 def run(args: argparse.Namespace) -> int:

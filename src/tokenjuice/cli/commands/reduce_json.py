@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tokenjuice.cli import _io
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, positional
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,9 +17,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", nargs="?", metavar="FILE", help="JSON payload (default: stdin)")
-    p.add_argument("--pretty", action="store_true", help="indent the JSON response")
+OPTIONS = (
+    positional("file", optional=True, metavar="FILE", help="JSON payload (default: stdin)"),
+    flag("--pretty", help="indent the JSON response"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

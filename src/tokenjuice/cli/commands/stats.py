@@ -7,22 +7,24 @@ import sys
 import time
 
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import value
 
 BAR_WIDTH = 32
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
+OPTIONS = (
+    value(
         "--by",
-        choices=("family", "rule", "command", "day", "session"),
+        choices=lambda: ("family", "rule", "command", "day", "session"),
         default="family",
         help="group rows by (default family)",
-    )
-    p.add_argument("--session", metavar="S", help="only this session")
-    p.add_argument("--since", metavar="WHEN", help="only since 7d, 24h, 30m or a date (2026-11-01)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with charts")
-    p.add_argument("-n", "--limit", type=int, default=20, metavar="N", help="rows to show (default 20)")
+    ),
+    value("--session", metavar="S", help="only this session"),
+    value("--since", metavar="WHEN", help="only since 7d, 24h, 30m or a date (2026-11-01)"),
+    value("--format", choices=lambda: ("text", "json"), default="text"),
+    value("--html", metavar="FILE", help="also write a self-contained HTML report with charts"),
+    value("-n", "--limit", convert=int, default=20, metavar="N", help="rows to show (default 20)"),
+)
 
 
 def load(args: argparse.Namespace) -> list[dict[str, object]]:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import argparse
 
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import flag, value
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cwd", metavar="DIR", help="the project (default: the current directory)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--revoke", action="store_true", help="stop trusting this project's rules")
-    g.add_argument("--list", action="store_true", help="list trusted projects")
-    g.add_argument("--show", action="store_true", help="show the rule files and whether they are trusted")
+OPTIONS = (
+    value("--cwd", metavar="DIR", help="the project (default: the current directory)"),
+    flag("--revoke", exclusive="action", help="stop trusting this project's rules"),
+    flag("--list", exclusive="action", help="list trusted projects"),
+    flag("--show", exclusive="action", help="show the rule files and whether they are trusted"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

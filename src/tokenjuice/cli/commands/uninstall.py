@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import argparse
 
+from tokenjuice.cli.commands.install import SCOPE_OPTIONS, host_choices
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import positional
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    from tokenjuice import hosts
-    from tokenjuice.cli.commands.install import add_scope_arguments
-
-    p.add_argument("host", choices=[*hosts.names(), "agents-md"], help="where to remove the hook from")
-    add_scope_arguments(p)
+OPTIONS = (positional("host", choices=host_choices, help="where to remove the hook from"), *SCOPE_OPTIONS)
 
 
 def run(args: argparse.Namespace) -> int:

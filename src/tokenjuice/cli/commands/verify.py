@@ -10,17 +10,19 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tokenjuice.cli.options import flag, value
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cwd", metavar="DIR", help="project directory whose .tokenjuice/rules to include")
-    p.add_argument(
+OPTIONS = (
+    value("--cwd", metavar="DIR", help="project directory whose .tokenjuice/rules to include"),
+    value(
         "--fixtures",
-        nargs="?",
+        optional=True,
         const="",
         metavar="DIR",
         help="also run the rule fixtures (default: tests/fixtures of this checkout)",
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the totals")
+    ),
+    flag("-q", "--quiet", help="print only problems and the totals"),
+)
 
 
 def run(args: argparse.Namespace) -> int:

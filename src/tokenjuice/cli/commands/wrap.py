@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tokenjuice.cli import _io
 from tokenjuice.cli.main import UserError
+from tokenjuice.cli.options import HIDDEN, flag, rest, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,23 +19,21 @@ if TYPE_CHECKING:
     from tokenjuice.model import ToolRun
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    import argparse
-
-    p.add_argument("--raw", action="store_true", help="print the output unreduced (exit code still stated)")
-    p.add_argument("--tee", action="store_true", help="also show the raw output live on stderr")
-    p.add_argument("--timeout", type=float, metavar="S", help="terminate the command after S seconds")
-    p.add_argument(
+OPTIONS = (
+    flag("--raw", help="print the output unreduced (exit code still stated)"),
+    flag("--tee", help="also show the raw output live on stderr"),
+    value("--timeout", convert=float, metavar="S", help="terminate the command after S seconds"),
+    flag(
         "-c",
         "--shell",
-        action="store_true",
         help="run CMD as one shell command line, e.g. 'cd x && make' ($SHELL when POSIX-like, else bash)",
-    )
-    p.add_argument("--cwd", metavar="DIR", help="run in DIR")
-    p.add_argument("--tool-name", default="exec", metavar="NAME", help=argparse.SUPPRESS)
-    p.add_argument("--session", metavar="ID", help="session id for grouping (default $TOKENJUICE_SESSION)")
-    _io.add_budget_arguments(p)
-    p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD …", help="the command to run")
+    ),
+    value("--cwd", metavar="DIR", help="run in DIR"),
+    value("--tool-name", default="exec", metavar="NAME", help=HIDDEN),
+    value("--session", metavar="ID", help="session id for grouping (default $TOKENJUICE_SESSION)"),
+    *_io.BUDGET_OPTIONS,
+    rest("cmd", metavar="-- CMD …", help="the command to run"),
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tokenjuice.process import run_command
     from tokenjuice.reduction.engine import Reducer
-    from tokenjuice.stream import SpoolSink
+    from tokenjuice.spooling import SpoolSink
 
     session = args.session or os.environ.get("TOKENJUICE_SESSION")
     reducer = Reducer(

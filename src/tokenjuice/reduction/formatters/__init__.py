@@ -1,19 +1,19 @@
 """Named formatters: the logic a JSON rule cannot express.
 
 A rule refers to a formatter by name (`"formatter": "git-status"`); the engine never
-looks at rule ids. The name maps to a module by convention, `git-status` →
+looks at rule ids. `NAMES` lists every formatter; `git-status` is the module
 `tokenjuice.reduction.formatters.git_status`, imported only when a rule uses it. Each
 module defines `format(fi: FormatInput) -> FormatOutput | None`; returning None means
 "not the shape I expected", and the rule's plain pipeline result is used instead.
 
-A formatter that can read its input in batches also defines `Stream`: a class built
+A formatter that can read its input in batches also defines `BatchReader`: a class built
 from a `FormatContext`, fed the surviving lines batch by batch (`feed(lines,
 weights)`), and asked for the result at the end (`finish()`, None as for `format`).
 The engine then never holds the whole output: a huge build log costs memory in
-proportion to what the formatter keeps, not to the log. Until the stream's `accepted`
+proportion to what the formatter keeps, not to the log. Until the reader's `accepted`
 is true the engine also gathers the plain result, for a None from `finish()`; once it
 is, `finish()` must give a result, and a failure fails the reduction open. Such a
-module's `format` is `run_stream(Stream, fi)`, so both ways give the same result.
+module's `format` is `read_at_once(BatchReader, fi)`, so both ways give the same result.
 
 Accounting contract: `weights[i]` is how many input lines output line i stands for
 (0 for a synthetic heading), and `omitted` counts, by reason, the input lines the
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from tokenjuice.command import CommandInfo
     from tokenjuice.model import ToolRun
 
-    class Stream(Protocol):
+    class BatchReader(Protocol):
         """A formatter reading its input in batches (see the module docstring)."""
 
         def __init__(self, ctx: FormatContext) -> None: ...
@@ -47,12 +47,98 @@ if TYPE_CHECKING:
         def accepted(self) -> bool: ...
 
 
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
-
-
-def _valid_name(name: str) -> bool:
-    """`git-status`: lower-case words of letters and digits joined by single hyphens."""
-    return bool(name) and name[0].isalpha() and set(name) <= _NAME_CHARS and "--" not in name and name[-1] != "-"
+# Every formatter shipped, by the name rules use: `git-status` is the module
+# `git_status`, imported when a rule first uses it. Modules whose names start with an
+# underscore are helpers the formatters share, never formatters.
+NAMES = frozenset(
+    (
+        "apt-install",
+        "apt-list",
+        "archive-listing",
+        "biome",
+        "bun-test",
+        "cargo-nextest",
+        "cargo-test",
+        "cloud-json",
+        "cmake",
+        "composer-install",
+        "ctest",
+        "df-table",
+        "dig-records",
+        "disk-usage",
+        "docker-build",
+        "docker-logs",
+        "docker-table",
+        "dotnet-build",
+        "dotnet-test",
+        "esbuild",
+        "eslint",
+        "file-content",
+        "flake8",
+        "gcc-diagnostics",
+        "gcloud",
+        "gh-api",
+        "gh-checks",
+        "gh-run-log",
+        "gh-table",
+        "gh-view",
+        "git-blame",
+        "git-branch",
+        "git-commit",
+        "git-diff",
+        "git-log",
+        "git-merge",
+        "git-remote",
+        "git-show",
+        "git-stash",
+        "git-status",
+        "git-sync",
+        "go-test",
+        "golangci-lint",
+        "gradle",
+        "gradle-test",
+        "helm-template",
+        "help-text",
+        "http-response",
+        "javac",
+        "jest",
+        "kubectl-describe",
+        "kubectl-table",
+        "lsof-table",
+        "maven",
+        "maven-test",
+        "mocha",
+        "mypy",
+        "node-test",
+        "npm-install",
+        "path-listing",
+        "phpunit",
+        "pip-install",
+        "playwright",
+        "process-table",
+        "pyfmt-diff",
+        "pylint",
+        "pyright",
+        "pytest",
+        "redis-reply",
+        "rspec",
+        "ruff",
+        "rustc-diagnostics",
+        "search-matches",
+        "service-log",
+        "shellcheck",
+        "socket-table",
+        "sql-result",
+        "stack-trace",
+        "stylelint",
+        "terraform-plan",
+        "tsc",
+        "unittest",
+        "vitest",
+        "wc-counts",
+        "webpack",
+    )
+)
 
 
 class FormatContext:
@@ -85,11 +171,11 @@ class FormatInput(FormatContext):
         self.weights = weights
 
 
-def run_stream(cls: type[Stream], fi: FormatInput) -> FormatOutput | None:
-    """`format` for a streaming formatter: all lines as one batch."""
-    st = cls(fi)
-    st.feed(fi.lines, fi.weights)
-    return st.finish()
+def read_at_once(cls: type[BatchReader], fi: FormatInput) -> FormatOutput | None:
+    """`format` for a formatter that reads in batches: all lines as one batch."""
+    reader = cls(fi)
+    reader.feed(fi.lines, fi.weights)
+    return reader.finish()
 
 
 class FormatOutput:
@@ -155,29 +241,23 @@ def get(name: str) -> Callable[[FormatInput], FormatOutput | None]:
             raise UnknownFormatter(name)
         return fn
     fn = None
-    if _valid_name(name):
-        try:
-            module = _import(f"{__name__}.{name.replace('-', '_')}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name.replace('-', '_')}":
-                raise
-            module = None
-        fn = getattr(module, "format", None) if module is not None else None
+    if name in NAMES:
+        fn = _import(f"{__name__}.{name.replace('-', '_')}").format
     _cache[name] = fn
     if fn is None:
         raise UnknownFormatter(name)
     return fn  # type: ignore[no-any-return]
 
 
-def get_stream(name: str) -> type[Stream] | None:
-    """The `Stream` class of formatter `name`, when it reads in batches (None otherwise,
+def get_batch_reader(name: str) -> type[BatchReader] | None:
+    """The `BatchReader` class of formatter `name`, when it reads in batches (None otherwise,
     and for unknown names: `get` reports those)."""
     try:
         fn = get(name)
     except UnknownFormatter:
         return None
     module = sys.modules[fn.__module__]
-    cls = getattr(module, "Stream", None)
+    cls = getattr(module, "BatchReader", None)
     return cls if isinstance(cls, type) else None
 
 
@@ -190,7 +270,4 @@ def _import(name: str) -> ModuleType:
 
 def available() -> list[str]:
     """Names of all formatters shipped with tokenjuice."""
-    from pathlib import Path
-
-    here = Path(__file__).parent
-    return sorted(p.stem.replace("_", "-") for p in here.glob("*.py") if not p.name.startswith("_"))
+    return sorted(NAMES)

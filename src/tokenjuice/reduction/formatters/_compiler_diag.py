@@ -221,7 +221,7 @@ Item = Diag | Kept | Dropped | Plain
 
 class Collector:
     """Items in input order; `emit` renders them. `lines` and `weights` are the
-    formatter's input, indexed as the formatter numbers its lines (a streaming formatter
+    formatter's input, indexed as the formatter numbers its lines (a batch reader
     passes a list it extends batch by batch)."""
 
     __slots__ = ("diags", "items", "lines", "weights")

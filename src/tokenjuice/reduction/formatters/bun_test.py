@@ -14,7 +14,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, js_frame_useful
+from tokenjuice.reduction.formatters._testrun import Failure, Run, js_frame_useful
 
 HEADER_RE = re.compile(r"^bun test v\d")
 FILE_RE = re.compile(r"^\S+\.(?:[cm]?[jt]sx?):$")
@@ -41,19 +41,14 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     b = Builder(lines, fi.weights)
     n = len(lines)
     saw = False
-    in_error = False  # between an error line and the (fail) line
     in_list: str | None = None  # the closing list being read
-    frames = 0
     seen_source: set[str] = set()
     seen_frames: set[str] = set()
     shown_fail: set[str] = set()
-    repeated = False
-    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
-
-    def flush() -> None:
-        message.flush()
-        output.flush()
+    # Open between an error line and the (fail) line that closes the test.
+    fail = Failure(b, Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message"), output, max_frames=MAX_FRAMES)
+    flush = fail.flush
 
     for i, line in enumerate(lines):
         if HEADER_RE.match(line):
@@ -86,12 +81,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         st = _status(line)
         if st:
-            flush()
+            fail.close()
             saw = True
             kind, name = st
-            in_error = False
-            repeated = False
-            frames = 0
             if kind == "fail":
                 if in_list == "failed" and name in shown_fail:
                     b.drop(i, "closing lists")
@@ -107,14 +99,13 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.drop(i, "file headers")
             continue
         if FRAME_RE.match(line):
-            output.flush()
-            message.flush()
+            flush()
             points = i + 1 < n and CARET_RE.match(lines[i + 1]) is not None
             if points:
                 key = line.strip()
-                repeated = key in seen_source
+                fail.repeated = key in seen_source
                 seen_source.add(key)
-                if repeated:
+                if fail.repeated:
                     b.drop(i, "repeated code frames")
                 else:
                     b.keep(i)
@@ -125,30 +116,21 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.drop(i, "code frames")
             continue
         if ERROR_RE.match(line):
-            output.flush()
-            message.flush()
             saw = True
-            in_error = True
-            b.keep(i, protect=True)
+            fail.error(i)
             continue
         if AT_RE.match(line):
-            message.flush()
             frame = line.strip()
-            if not js_frame_useful(frame):
-                b.drop(i, "library frames")
-            elif repeated or frame in seen_frames or frames >= MAX_FRAMES:
-                b.drop(i, "repeated frames" if (repeated or frame in seen_frames) else "stack frames")
-            else:
+            again = "repeated frames" if fail.repeated or frame in seen_frames else ""
+            if fail.frame(i, library=not js_frame_useful(frame), repeated=again):
                 seen_frames.add(frame)
-                frames += 1
-                b.keep(i)
             continue
         if not line.strip():
-            message.flush()
+            fail.message.flush()
             b.drop(i, "blank")
             continue
-        if in_error:
-            message.add(i)
+        if fail.open:
+            fail.message_line(i)
             continue
         output.add(i)
     flush()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, RustPanic, add_counts
+from tokenjuice.reduction.formatters._testrun import Run, RustPanic, add_counts
 
 STATUS_RE = re.compile(r"^\s*([A-Z]+(?: [A-Z]+)*|TRY \d+ \w+)\s+\[\s*[>\d.]+s\]\s+(\S.*)$")
 SECTION_RE = re.compile(r"^---? (STDOUT|STDERR):\s+(\S.*?)\s*---?$")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, RustPanic
+from tokenjuice.reduction.formatters._testrun import Run, RustPanic
 
 PROGRESS_RE = re.compile(
     r"^\s*(?:Compiling|Finished|Running|Doc-tests|Blocking|Downloaded|Downloading|Updating|Locking|Fresh|Checking)\s"

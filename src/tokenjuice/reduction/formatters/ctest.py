@@ -12,7 +12,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run
+from tokenjuice.reduction.formatters._testrun import Run
 
 RESULT_RE = re.compile(r"^\s*\d+/\d+ Test\s+#(\d+): (\S+) \.*\s*(\*{3})?(.+?)\s+([\d.]+ sec)$")
 START_RE = re.compile(r"^\s*Start\s+\d+: ")

@@ -2,9 +2,10 @@
 
 MSBuild prints every diagnostic as it happens and again in the summary after
 `Build FAILED.` / `Build succeeded.`; the repeats go. Each diagnostic is one line,
-`path(line,col): error CS0103: message [Project.csproj]`, the project reduced to its
-file name; identical ones are listed once with all their locations. Restore chatter
-(`Determining projects to restore...`, `All projects are up-to-date`, `Restored …`),
+`path(line,col): error CS0103: message [/repo/Project.csproj]`, the project's full
+path kept (a solution may hold same-named projects); identical ones are listed once
+with all their locations. Restore chatter (`Determining projects to restore...`,
+`All projects are up-to-date`, `Restored …`),
 the MSBuild banner and `Time Elapsed` go; `Project -> bin/…/Project.dll` outputs, the
 `N Warning(s)` / `N Error(s)` counts and the outcome stay.
 """
@@ -27,7 +28,6 @@ NOISE_RE = re.compile(
     r"\s+Determining projects to restore\.\.\.|\s+All projects are up-to-date for restore\.|"
     r"\s+Restored \S.* \(in [\d.,]+ (?:ms|sec)\)\.|Time Elapsed \d|Workload updates are available)"
 )
-_PROJECT_PATH = re.compile(r"[^/\\]+$")
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
@@ -54,8 +54,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             msg = f"{m.group('sev')} {m.group('code')}: {text}"
             d = col.new(i, m.group("sev"), msg if has_pos else f"{loc} : {msg}", loc if has_pos else None)
             if proj:
-                short = _PROJECT_PATH.search(proj)
-                d.suffix = f" [{short.group(0) if short else proj}]"
+                d.suffix = f" [{proj}]"
             col.diag(d)
             continue
         if OUTCOME_RE.match(line):

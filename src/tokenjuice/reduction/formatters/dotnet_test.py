@@ -13,7 +13,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder, lazy_end
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts
+from tokenjuice.reduction.formatters._testrun import Run, add_counts
 
 BANNER_RE = re.compile(
     r"^\s*(?:Determining projects to restore|All projects are up-to-date|Restored \S|Restore complete|"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, is_vendor
+from tokenjuice.reduction.formatters._testrun import Run, is_vendor
 
 EVENT_RE = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\s+(\S+)")
 VERDICT_RE = re.compile(r"^(\s*)--- (FAIL|PASS|SKIP): (\S+) \([\d.]+s\)$")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, is_vendor
+from tokenjuice.reduction.formatters._testrun import Run, add_counts, is_vendor
 
 TASK_RE = re.compile(r"^(?:> Task )?(:[\w:.-]*\w)(?: (UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED|FAILED))?(.*)$")
 EVENT_RE = re.compile(r"^(\S.*?) > (\S.*?) (FAILED|PASSED|SKIPPED|STANDARD_OUT|STANDARD_ERROR)$")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, js_frame_useful
+from tokenjuice.reduction.formatters._testrun import Failure, Run, add_counts, js_frame_useful
 
 SUITE_RE = re.compile(r"^\s*(PASS|FAIL)\s+(\S.*)$")
 TREE_PASS_RE = re.compile(r"^\s+(?:[✓✔√]|○|✎)\s")
@@ -41,19 +41,13 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     has_bullets = any("● " in ln for ln in lines)
     saw = False
     block: str | None = None  # "tree", "console", "failure", "dup"
-    first_in_block = False
-    frames = 0
     seen_headers: set[str] = set()
     seen_code: set[str] = set()
-    repeated_code = False
     in_summary_repeat = False
-    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     console = Run(b, CONSOLE_HEAD, CONSOLE_TAIL, "console")
+    fail = Failure(b, Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message"), console, max_frames=MAX_FRAMES)
+    flush = fail.flush
     last_at = ""
-
-    def flush() -> None:
-        message.flush()
-        console.flush()
 
     for i, line in enumerate(lines):
         s = SUMMARY_RE.match(line)
@@ -103,7 +97,6 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             flush()
             saw = True
             title = bullet.group(1).strip()
-            frames = 0
             last_at = ""
             if title == "Console":
                 block = "console"
@@ -115,9 +108,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
                 continue
             seen_headers.add(title)
             block = "failure"
-            first_in_block = True
-            repeated_code = False
-            b.keep(i, protect=True, text=f"● {title}")
+            fail.start(i, f"● {title}")
             continue
 
         if block == "dup":
@@ -161,42 +152,28 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
                 continue
             f = FRAME_LINE_RE.match(line)
             if f:
-                message.flush()
-                if f.group(1) and not repeated_code:
+                fail.message.flush()
+                if f.group(1) and not fail.repeated:
                     key = line.strip()
                     if key in seen_code:
-                        repeated_code = True
+                        fail.repeated = True
                         b.drop(i, "repeated code frames")
                     else:
                         seen_code.add(key)
                         b.keep(i)
                 else:
-                    b.drop(i, "code frames" if not repeated_code else "repeated code frames")
+                    b.drop(i, "code frames" if not fail.repeated else "repeated code frames")
                 continue
             if CARET_LINE_RE.match(line):
                 b.drop(i, "code frames")
                 continue
             if AT_RE.match(line):
-                message.flush()
                 stripped = line.strip()
-                if not js_frame_useful(line):
-                    b.drop(i, "library frames")
-                elif repeated_code or stripped == last_at or frames >= MAX_FRAMES:
-                    b.drop(i, "repeated code frames" if repeated_code else "stack frames")
-                else:
-                    frames += 1
-                    b.keep(i)
+                again = "repeated code frames" if fail.repeated else ("stack frames" if stripped == last_at else "")
+                fail.frame(i, library=not js_frame_useful(line), repeated=again)
                 last_at = stripped
                 continue
-            if first_in_block:
-                first_in_block = False
-                b.keep(i, protect=True)
-                continue
-            if EXPECT_RE.match(line):
-                message.flush()
-                b.keep(i, protect=True)
-                continue
-            message.add(i)
+            fail.message_line(i, protect=EXPECT_RE.match(line) is not None)
             continue
         # Outside any block: warnings jest prints itself, stray output.
         if not line.strip():

@@ -15,7 +15,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, is_vendor
+from tokenjuice.reduction.formatters._testrun import Run, add_counts, is_vendor
 
 LEVEL_RE = re.compile(r"^\[(INFO|WARNING|WARN|ERROR|DEBUG)\] ?(.*)$")
 COUNTS_RE = re.compile(r"^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(.*)$")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, js_frame_useful
+from tokenjuice.reduction.formatters._testrun import Run, js_frame_useful
 
 COUNT_RE = re.compile(r"^\s*(\d+) (passing|failing|pending)(?: \(\S+\))?$")
 PASS_RE = re.compile(r"^\s+[✔✓√]\s")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, js_frame_useful
+from tokenjuice.reduction.formatters._testrun import Failure, Run, js_frame_useful
 
 RUNNING_RE = re.compile(r"^Running \d+ tests? using \d+ workers?")
 LIST_LINE_RE = re.compile(r"^\s+([✓✘✔×\-~°])\s+\d+ (?:\[[^\]]+\] › )?\S")
@@ -46,20 +46,14 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     b = Builder(lines, fi.weights)
     has_blocks = any(HEADER_RE.match(ln) and "›" in ln for ln in lines)
     saw = False
-    in_block = False
     in_call_log = False
-    first_msg = False
-    frames = 0
     listing: str | None = None
     block_lines: set[str] = set()  # what this failure printed (retries repeat it)
     retry = False
     seen_frames: set[str] = set()
-    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     call_log = Run(b, CALL_LOG_HEAD, CALL_LOG_TAIL, "call log")
-
-    def flush() -> None:
-        message.flush()
-        call_log.flush()
+    fail = Failure(b, Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message"), call_log, max_frames=MAX_FRAMES)
+    flush = fail.flush
 
     for i, line in enumerate(lines):
         if RUNNING_RE.match(line):
@@ -68,9 +62,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         s = SUMMARY_RE.match(line)
         if s:
-            flush()
+            fail.close()
             saw = True
-            in_block = False
             listing = s.group(2)
             b.headline_from(i, line.strip())
             b.facts[s.group(2)] = int(s.group(1))
@@ -84,28 +77,23 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         h = HEADER_RE.match(line)
         if h and "›" in line:
-            flush()
             saw = True
-            in_block = True
             in_call_log = False
-            first_msg = True
             retry = False
-            frames = 0
             block_lines = set()
-            b.keep(i, protect=True, text=h.group(1))
+            fail.start(i, h.group(1))
             continue
         rt = RETRY_RE.match(line)
-        if rt and in_block:
+        if rt and fail.open:
             flush()
             retry = True
             in_call_log = False
             b.keep(i, text=f"  {rt.group(1)}")
             continue
-        if in_block and LINE_PROGRESS_RE.match(line):
+        if fail.open and LINE_PROGRESS_RE.match(line):
             # The line reporter's next test: the block is over.
-            flush()
-            in_block = False
-        if not in_block:
+            fail.close()
+        if not fail.open:
             if LIST_LINE_RE.match(line):
                 saw = True
                 mark = LIST_LINE_RE.match(line).group(1)  # type: ignore[union-attr]
@@ -139,7 +127,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         block_lines.add(key)
         if CALL_LOG_RE.match(line):
-            message.flush()
+            fail.message.flush()
             b.keep(i)
             continue
         if in_call_log:
@@ -147,7 +135,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         c = CODE_RE.match(line)
         if c:
-            message.flush()
+            fail.message.flush()
             if c.group(1):
                 b.keep(i)
             else:
@@ -157,25 +145,15 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.drop(i, "code frames")
             continue
         if AT_RE.match(line):
-            message.flush()
-            if not js_frame_useful(line):
-                b.drop(i, "library frames")
-            elif key in seen_frames or frames >= MAX_FRAMES:
-                b.drop(i, "repeated frames" if key in seen_frames else "stack frames")
-            else:
+            again = "repeated frames" if key in seen_frames else ""
+            if fail.frame(i, library=not js_frame_useful(line), repeated=again):
                 seen_frames.add(key)
-                frames += 1
-                b.keep(i)
             continue
-        if first_msg:
-            first_msg = False
-            b.keep(i, protect=True)
-            continue
-        if KEY_RE.match(line) or POINTER_RE.match(line):
-            message.flush()
+        if not fail.first and (KEY_RE.match(line) or POINTER_RE.match(line)):
+            fail.message.flush()
             b.keep(i, protect=line.lstrip().startswith(("Expected", "Received")))
             continue
-        message.add(i)
+        fail.message_line(i)
     flush()
     if not saw:
         return None

@@ -4,8 +4,8 @@ Handles the default, `-q`, `-v` and `-rA` layouts. Progress dots and PASSED line
 each failure keeps its header, the failing source lines (`>`), its `E` lines and its
 locations (the test's own frame `tests/test_x.py:29:` as well as the innermost
 `path:line: Error`); captured output keeps its head and tail; the short test summary
-keeps FAILED/ERROR/XPASS lines (not the message details `-vv` repeats there); the final
-counts become the facts line.
+keeps FAILED/ERROR/XPASS lines (not the message details `-vv` repeats there), and such a
+test-id line is kept wherever it appears; the final counts become the facts line.
 Decorations (`===== X =====`) shrink to `== X ==`.
 """
 
@@ -49,6 +49,9 @@ LOCATION_RE = re.compile(r"^[^\s:][^:]*:\d+:(?: |$)")
 CAPTURED_RE = re.compile(r"^-{3,} (.+?) -{3,}$")
 BANG_RE = re.compile(r"^!{3,} (.+?) !{3,}$")
 WARNING_KEEP_RE = re.compile(r":\d+: \w*Warning\b|^\S+::\S")
+# `FAILED tests/x.py::test_y - msg`: the failing test's id, kept in any section (a wrapper
+# such as `uv run` or `-p no:terminal` may print it without the short-summary header).
+RESULT_ID_RE = re.compile(r"^(?:FAILED|ERROR|XPASS) [^\s:]+(?:::|\.py\b)")
 
 CAPTURED_HEAD = 4
 CAPTURED_TAIL = 8
@@ -119,6 +122,10 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if bang:
             flush_captured()
             b.keep(i, protect=True, text=f"!! {bang.group(1)} !!")
+            continue
+        if RESULT_ID_RE.match(line) and section != "short":
+            flush_captured()
+            b.keep(i, protect=True)
             continue
 
         if section in (None, "header"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, is_vendor
+from tokenjuice.reduction.formatters._testrun import Run, add_counts, is_vendor
 
 PROGRESS_RE = re.compile(r"^[.FE*]+")
 SECTION_RE = re.compile(r"^(Pending|Failures|Failed examples):")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from array import array
 
 from tokenjuice import _re as re
-from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
+from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, read_at_once
 from tokenjuice.reduction.formatters._common import Builder, matches_by_line
 from tokenjuice.reduction.formatters._compiler_diag import Collector, Diag, Plain, emit, is_error
 
@@ -66,7 +66,7 @@ _BLOCK_RE = re.compile(
 )
 
 
-class Stream:
+class BatchReader:
     """The parser, fed batch by batch; lines are numbered across batches."""
 
     def __init__(self, ctx: FormatContext) -> None:
@@ -324,7 +324,7 @@ class Stream:
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
-    return run_stream(Stream, fi)
+    return read_at_once(BatchReader, fi)
 
 
 def _attach_sub(cur: Diag, sub: Diag, detail_warnings: bool) -> None:

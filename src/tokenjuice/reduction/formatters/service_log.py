@@ -15,7 +15,7 @@ from collections import deque
 
 from tokenjuice import _re as re
 from tokenjuice.reduction import signals
-from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, run_stream
+from tokenjuice.reduction.formatters import FormatContext, FormatInput, FormatOutput, read_at_once
 from tokenjuice.reduction.formatters._common import Builder, matches_by_line
 
 TYPE_CHECKING = False
@@ -71,7 +71,7 @@ class _Record:
         self.severe = severe
 
 
-class Stream:
+class BatchReader:
     """Records are decided as they complete: the first CONTEXT are kept, the last
     CONTEXT wait in `pending` until the end, and the rest are kept when severe and
     counted otherwise; routine runs in the common shape are counted in bulk."""
@@ -267,4 +267,4 @@ def _classify(rec_lines: list[tuple[str, int]], syslog: bool, worded: Callable[[
 
 
 def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter protocol
-    return run_stream(Stream, fi)
+    return read_at_once(BatchReader, fi)

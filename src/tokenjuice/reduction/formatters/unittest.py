@@ -12,7 +12,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, is_vendor
+from tokenjuice.reduction.formatters._testrun import Run, add_counts, is_vendor
 
 RAN_RE = re.compile(r"^Ran (\d+) tests? in [\d.]+s$")
 RESULT_RE = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \(([^)]*)\))?$")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters.testrun_common import Run, add_counts, is_vendor
+from tokenjuice.reduction.formatters._testrun import Failure, Run, add_counts, is_vendor
 
 RUN_RE = re.compile(r"^\s*RUN\s+v\d")
 SECTION_RE = re.compile(r"^⎯+\s*(.*?)\s*⎯+$")
@@ -46,16 +46,11 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     has_details = any(FAIL_RE.match(ln) for ln in lines)
     saw = False
     block: str | None = None  # "failure" or "output"
-    first_in_block = False
-    repeated = False
     seen_locations: set[str] = set()
-    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
+    fail = Failure(b, Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message"), output)
+    flush = fail.flush
     n = len(lines)
-
-    def flush() -> None:
-        message.flush()
-        output.flush()
 
     for i, line in enumerate(lines):
         if RUN_RE.match(line):
@@ -90,12 +85,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         f = FAIL_RE.match(line)
         if f:
-            flush()
             saw = True
             block = "failure"
-            first_in_block = True
-            repeated = False
-            b.keep(i, protect=True, text=f"FAIL {f.group(1)}")
+            fail.start(i, f"FAIL {f.group(1)}")
             continue
         o = OUTPUT_HEAD_RE.match(line)
         if o:
@@ -119,35 +111,27 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
                 continue
             loc = LOCATION_RE.match(line)
             if loc:
-                message.flush()
+                fail.message.flush()
                 if is_vendor(line):
                     b.drop(i, "library frames")
                 elif loc.group(1) in seen_locations:
-                    repeated = True
+                    fail.repeated = True
                     b.drop(i, "repeated locations")
                 else:
                     seen_locations.add(loc.group(1))
-                    repeated = False
+                    fail.repeated = False
                     b.keep(i, protect=True)
                 continue
             if FRAME_RE.match(line) or CARET_RE.match(line):
-                message.flush()
+                fail.message.flush()
                 # Keep only the source line the caret points at.
                 points = i + 1 < n and CARET_RE.match(lines[i + 1]) is not None
-                if points and not repeated and not CARET_RE.match(line):
+                if points and not fail.repeated and not CARET_RE.match(line):
                     b.keep(i)
                 else:
-                    b.drop(i, "repeated locations" if repeated else "code frames")
+                    b.drop(i, "repeated locations" if fail.repeated else "code frames")
                 continue
-            if first_in_block:
-                first_in_block = False
-                b.keep(i, protect=True)
-                continue
-            if EXPECT_RE.match(line) or line.startswith("Caused by:"):
-                message.flush()
-                b.keep(i, protect=True)
-                continue
-            message.add(i)
+            fail.message_line(i, protect=EXPECT_RE.match(line) is not None or line.startswith("Caused by:"))
             continue
 
         # The run's progress: per-file summaries and per-test lines.
