@@ -85,10 +85,10 @@ def test_risk_and_literals_come_from_the_cache_in_a_second_process(tmp_path: Pat
     """After one reduction, the next parses none of the rule's patterns again."""
     script = (
         "import json, sys\n"
-        "from tokenjuice import backtrack\n"
-        "real = backtrack._Parser.parse\n"
+        "from tokenjuice.backtrack.tree import Parser\n"
+        "real = Parser.parse\n"
         "seen = []\n"
-        "backtrack._Parser.parse = lambda self: (seen.append(self.p), real(self))[1]\n"
+        "Parser.parse = lambda self: (seen.append(self.p), real(self))[1]\n"
         "from tokenjuice.cli.main import main\n"
         "main(['reduce', '--command', 'pytest -v', '--exit-code', '1', sys.argv[1]])\n"
         "from tokenjuice import _recache\n"

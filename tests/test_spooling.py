@@ -51,7 +51,7 @@ def test_spooled_output_keeps_signals_and_stores_everything(tmp_path: Path) -> N
     assert "[000039999] processing shard" in text  # the true tail
     assert GITHUB not in text and "QUJDREVGR0hJ" not in text
     footer = text.strip().splitlines()[-1]
-    assert "streamed" in footer and "full output: tokenjuice cat " in footer
+    assert "spooled" in footer and "full output: tokenjuice cat " in footer
     omitted = int(footer.split(" of ")[0].split("… ")[1].replace(",", ""))
     kept = sum(1 for ln in text.splitlines()[2:-1] if ln.strip())
     assert omitted + kept >= 40_000  # every line is kept or counted
@@ -204,7 +204,7 @@ def test_a_spool_file_that_cannot_be_written_is_given_up(
 
     sink = _sink_fed(monkeypatch, fail_after, create_fails)
     run = sink.to_run(exit_code=5)  # type: ignore[attr-defined]
-    st = run.metadata["streamed"]
+    st = run.metadata["spooled"]
     assert st.path is None and st.lost is not None and why in st.lost
     assert st.total_bytes > 3 << 20  # still counted to the end
     assert run.combined.rstrip("\n").endswith("src/a.c:1: error: at the end")

@@ -6,7 +6,9 @@ crashing code under `runpy` and reading the exception chain with `traceback`
 (format_exception_only, extract_tb); Node signals from the error the script throws
 (its message and throw site); help signals from the program's own parser (argparse
 actions, pip's optparse options); service-log signals from the sidecar each generator
-writes with every warning/error record and exception line it emitted.
+writes with every warning/error record and exception line it emitted. A crash of
+`python3 x.py` or `node x.js` whose output ends in the exception gets task/python or
+task/node (same stack-trace formatter); the content rules take any other command.
 """
 
 from __future__ import annotations
@@ -355,7 +357,7 @@ def _python(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "py-traceback-chained",
-            "generic/python-traceback",
+            "task/python",
             r,
             family="py-traceback",
             signals=[
@@ -372,7 +374,7 @@ def _python(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "py-traceback-stdlib-frames",
-            "generic/python-traceback",
+            "task/python",
             r,
             family="py-traceback",
             signals=[*_chain_sigs(_probe(ws, "crash", "urlfetch.py")), sig("user_frame", 'urlfetch.py", line 10')],
@@ -386,7 +388,7 @@ def _python(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "py-traceback-recursion",
-            "generic/python-traceback",
+            "task/python",
             r,
             family="py-traceback",
             signals=[*_chain_sigs(_probe(ws, "crash", "recurse.py"))],
@@ -494,9 +496,7 @@ def _node(ws: Workspace) -> list[dict[str, Any]]:
     for fid, script, sigs, source in cases:
         r = ws.run(["node", script], "njs")
         out.append(
-            ws.fixture(
-                fid, "generic/node-error", r, family="node-error", signals=sigs, signal_source=source, tool_version=ver
-            )
+            ws.fixture(fid, "task/node", r, family="node-error", signals=sigs, signal_source=source, tool_version=ver)
         )
     return out
 
@@ -663,7 +663,7 @@ def generic_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "dense-capped",
-            "generic/fallback",
+            "task/python",
             r,
             family="generic",
             signals=[
@@ -680,7 +680,7 @@ def generic_fixtures(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "failing-run-streams",
-            "generic/fallback",
+            "task/python",
             r,
             family="generic",
             signals=[

@@ -720,7 +720,7 @@ def _compose_v1(ws: Workspace, env: dict[str, str], sh: Any) -> list[dict[str, A
     out.append(
         ws.fixture(
             "docker-compose-v1-ps",
-            "devops/docker-ps",
+            "devops/docker-compose-ps",
             r,
             family=FAMILY,
             signals=[sig("container", "stack_worker_1"), sig("state", "Exit 3")],
@@ -998,7 +998,7 @@ def _compose_v2_ps() -> dict[str, Any]:
         text.append("".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
     return synthesized(
         "docker-compose-v2-ps",
-        "devops/docker-ps",
+        "devops/docker-compose-ps",
         family=FAMILY,
         command="docker compose ps",
         exit_code=0,

@@ -4,7 +4,8 @@ Real scripts run with the real interpreters; signals are what each script prints
 design (its sidecar or its source). Tracebacks, Node errors and service logs have
 content rules now (scripts/capture/content.py); the fixtures here are outputs none of
 those claim: low density, dense and capped, a failing run with separate streams, and
-a tiny output.
+a tiny output. Run as `python3 script.py`, they get task/python, which hands output
+that does not end in an exception to the generic path under its own id.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from capture._lib import Workspace, sig
 
-RULE = "generic/fallback"
+RULE = "task/python"
 FAMILY = "generic"
 
 PROGRESS = r"""

@@ -300,7 +300,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run("git --no-pager diff --stat HEAD", "gitproj")
     fx(
         "git-diff-stat",
-        "git/diff",
+        "git/diff-stat",
         FAMILY_DIFF,
         r,
         _numstat_paths(ws, "gitproj", ["HEAD"]),
@@ -309,7 +309,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = ws.run("git diff --name-only HEAD", "gitproj")
     fx(
         "git-diff-name-only",
-        "git/diff",
+        "git/diff-name-only",
         FAMILY_DIFF,
         r,
         _numstat_paths(ws, "gitproj", ["HEAD"]),
@@ -355,12 +355,19 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         commits + "; plus every +/- line of git log -p -3 --format=",
     )
     r = ws.run("git log --graph --oneline --decorate -30", "gitproj")
-    fx("git-log-graph", "git/log", FAMILY_LOG, r, _log_signals(ws, "gitproj", ["-30"]), commits)
+    fx("git-log-graph", "git/log-oneline", FAMILY_LOG, r, _log_signals(ws, "gitproj", ["-30"]), commits)
     _big_history(ws)
     r = ws.run("git log", "bighist")
     fx("git-log-long-history", "git/log", FAMILY_LOG, r, _log_signals(ws, "bighist", []), commits + " (2,000 commits)")
     r = ws.run("git log --oneline", "bighist")
-    fx("git-log-oneline-long", "git/log", FAMILY_LOG, r, _log_signals(ws, "bighist", []), commits + " (2,000 commits)")
+    fx(
+        "git-log-oneline-long",
+        "git/log-oneline",
+        FAMILY_LOG,
+        r,
+        _log_signals(ws, "bighist", []),
+        commits + " (2,000 commits)",
+    )
     r = ws.run("git log --format='%h %ad %an %s' --date=short -60", "bighist")
     fx("git-log-format", "git/log", FAMILY_LOG, r, _log_signals(ws, "bighist", ["-60"]), commits)
 

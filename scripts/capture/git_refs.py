@@ -158,7 +158,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = g.run("git remote -v", "work")
     fx(
         "git-remote-verbose",
-        rule,
+        "git/remote-v",
         fam,
         r,
         [sig("remote", n) for n in ("origin", "upstream", "mirror")] + urls,
@@ -214,7 +214,14 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
             wsigs.append(sig("branch", value.removeprefix("refs/heads/")))
         elif key in ("locked", "detached"):
             wsigs.append(sig("state", key))
-    fx("git-worktree-list", rule, fam, r, wsigs, "git worktree list --porcelain: paths, branches, detached/locked")
+    fx(
+        "git-worktree-list",
+        "git/worktree-list",
+        fam,
+        r,
+        wsigs,
+        "git worktree list --porcelain: paths, branches, detached/locked",
+    )
     r = g.run("git worktree remove ../wt-hotfix", "work")
     fx("git-worktree-remove-dirty", rule, fam, r, stderr_lines(r), "git's fatal: line on stderr")
 
@@ -233,7 +240,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     r = g.run("git stash list", "work")
     fx(
         "git-stash-list",
-        rule,
+        "git/stash-list",
         fam,
         r,
         [sig("stash", p) for ln in listing.splitlines() for p in ln.split("\0")],

@@ -17,6 +17,7 @@ from capture._install_util import NOBODY, relabel
 from capture._lib import Result, Skip, Workspace, sig
 
 RULE = "package/apt-install"
+RULE_UPGRADE = "package/apt-upgrade"  # upgrade/dist-upgrade/full-upgrade, as in the TypeScript tokenjuice
 FAMILY = "apt"
 SMALL = ["sl", "cowsay", "figlet"]
 
@@ -50,7 +51,14 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     def add(id: str, r: Result, signals: list[Any], source: str, notes: str | None = None) -> None:
         fixtures.append(
             ws.fixture(
-                id, RULE, r, family=FAMILY, signals=signals, signal_source=source, tool_version=version, notes=notes
+                id,
+                RULE_UPGRADE if "upgrade" in id else RULE,
+                r,
+                family=FAMILY,
+                signals=signals,
+                signal_source=source,
+                tool_version=version,
+                notes=notes,
             )
         )
 

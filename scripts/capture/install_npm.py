@@ -17,6 +17,7 @@ from capture._install_util import NOBODY, npm_userconfig, relabel
 from capture._lib import Result, Skip, Workspace, sig, synthesized
 
 RULE = "install/npm-install"
+RULE_CI = "install/npm-ci"  # npm ci has its own rule, as in the TypeScript tokenjuice
 FAMILY = "npm-install"
 
 
@@ -67,7 +68,14 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
     def add(id: str, r: Result, signals: list[Any], source: str, notes: str | None = None) -> None:
         fixtures.append(
             ws.fixture(
-                id, RULE, r, family=FAMILY, signals=signals, signal_source=source, tool_version=version, notes=notes
+                id,
+                RULE_CI if id.startswith("npm-ci") else RULE,
+                r,
+                family=FAMILY,
+                signals=signals,
+                signal_source=source,
+                tool_version=version,
+                notes=notes,
             )
         )
 

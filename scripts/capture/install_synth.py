@@ -237,7 +237,7 @@ def _brew_upgrade() -> dict[str, Any]:
     ]
     return synthesized(
         "brew-upgrade",
-        "package/brew-install",
+        "package/brew-upgrade",
         family="brew",
         command="brew upgrade",
         exit_code=0,
@@ -568,7 +568,7 @@ def _yum_install() -> dict[str, Any]:
     ]
     return synthesized(
         "yum-install-el7",
-        "package/dnf-install",
+        "package/yum-install",
         family="dnf",
         command="yum install -y httpd",
         exit_code=0,

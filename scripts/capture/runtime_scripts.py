@@ -117,6 +117,7 @@ def capture(ws: Workspace) -> list[dict[str, Any]]:
         out += _ruby(ws)
     out += _env(ws)
     out += _file(ws)
+    out += _shell(ws)
     if not out:
         raise Skip("no runtime could run")
     return out
@@ -127,9 +128,21 @@ def _node(ws: Workspace) -> list[dict[str, Any]]:
     ws.write("web/scripts/check.mjs", NODE_CHECK)
     ws.write("web/scripts/config.json", '{"region": "eu-west-1"}\n')
     ws.write("web/scripts/jobs.js", NODE_UNHANDLED)
+    ws.write("web/scripts/check-env.js", "#!/usr/bin/env node\n" + NODE_UNHANDLED, mode=0o755)
     r1 = ws.run(["node", "scripts/check.mjs"], "web")
     r2 = ws.run(["node", "scripts/jobs.js"], "web")
+    # Run as an executable: no `node` in the command, the content rule takes the crash.
+    r3 = ws.run(["./scripts/check-env.js"], "web")
     return [
+        ws.fixture(
+            "node-executable-script-crash",
+            "generic/node-error",
+            r3,
+            family="node-error",
+            signals=[sig("error", "Error: user 1042 not found"), sig("code", "E_NO_USER")],
+            signal_source="the rejected error and its code, as written in the script",
+            tool_version=ver,
+        ),
         ws.fixture(
             "node-script-uncaught-cause",
             "task/node",
@@ -300,5 +313,38 @@ def _file(ws: Workspace) -> list[dict[str, Any]]:
             ],
             signal_source="the files made here (two paths never created, a dangling link, an ELF copy)",
             tool_version=ws.version(["file", "--version"]),
+        )
+    ]
+
+
+SHELL_SYNC = """\
+echo "mirror sync v2"
+i=0
+while [ $i -lt 300 ]; do
+  echo "waiting for upstream lock ..."
+  i=$((i + 1))
+done
+echo "warning: 2 objects skipped (checksum mismatch): img/a.png, img/b.png"
+echo "synced 1840 objects"
+"""
+
+
+def _shell(ws: Workspace) -> list[dict[str, Any]]:
+    """A shell script: no rule for `bash`, so the generic path reduces it."""
+    ws.write("mirror/sync.sh", SHELL_SYNC)
+    r = ws.run(["bash", "sync.sh"], "mirror")
+    return [
+        ws.fixture(
+            "shell-script-low-density",
+            "generic/fallback",
+            r,
+            family="generic",
+            signals=[
+                sig("line", "mirror sync v2"),
+                sig("warning", "warning: 2 objects skipped (checksum mismatch): img/a.png, img/b.png"),
+                sig("line", "synced 1840 objects"),
+            ],
+            signal_source="sync.sh as written: its first, warning and last lines",
+            tool_version=ws.version(["bash", "--version"]),
         )
     ]

@@ -653,6 +653,18 @@ def _systemctl(ws: Workspace) -> list[dict[str, Any]]:
     out.append(
         ws.fixture(
             "systemctl-status-no-systemd",
+            "service/systemctl-status",
+            r,
+            family="systemctl",
+            signals=[sig("error", "System has not been booted with systemd"), sig("error", "Failed to connect to bus")],
+            signal_source="systemctl's own errors on a machine whose PID 1 is not systemd",
+            tool_version=ver,
+        )
+    )
+    r = ws.run(["systemctl", "restart", "nginx"])
+    out.append(
+        ws.fixture(
+            "systemctl-restart-no-systemd",
             "service/systemctl",
             r,
             family="systemctl",
@@ -712,7 +724,7 @@ def _systemctl_synth(ver: str) -> list[dict[str, Any]]:
     out.append(
         synthesized(
             "systemctl-status-running",
-            "service/systemctl",
+            "service/systemctl-status",
             family="systemctl",
             command="systemctl status nginx",
             exit_code=0,
@@ -756,7 +768,7 @@ def _systemctl_synth(ver: str) -> list[dict[str, Any]]:
     out.append(
         synthesized(
             "systemctl-status-failed",
-            "service/systemctl",
+            "service/systemctl-status",
             family="systemctl",
             command="systemctl status api.service",
             exit_code=3,

@@ -278,7 +278,7 @@ class _GuardedSink(Sink):
             return head
         rest = super().to_run(**kw)
         # The sink that failed may hold only a sample (a spooled output), or nothing.
-        lost = head is None or head.metadata.get("streamed") is not None
+        lost = head is None or head.metadata.get("spooled") is not None
         text = (head.combined if head is not None else "") + rest.combined
         if lost:
             text = f"[tokenjuice: part of the output could not be captured ({self.error})]\n" + text

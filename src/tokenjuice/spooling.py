@@ -250,7 +250,7 @@ class SpoolSink(Sink):
         st.missing_lines = max(0, st.total_lines - len(sample))
         text = "\n".join(sample) + "\n"
         run = ToolRun(combined=text, stdout=text, stderr="", **kw)  # type: ignore[arg-type]
-        run.metadata["streamed"] = st
+        run.metadata["spooled"] = st
         return run
 
     def discard(self) -> None:

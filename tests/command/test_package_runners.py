@@ -48,6 +48,8 @@ def eff(command: str, cwd: str | None = None) -> list[str]:
         ("npx -y -p typescript tsc -p .", ["tsc", "-p", "."]),
         ("npm exec -- tsc", ["tsc"]),
         ("npm --prefix web exec eslint", ["eslint"]),
+        ("yarn workspace web jest --ci", ["jest", "--ci"]),
+        ("corepack pnpm tsc", ["tsc"]),
         ("bundle exec rspec spec/a_spec.rb", ["rspec", "spec/a_spec.rb"]),
         ("bundle exec rake test", ["rake", "test"]),
         ("bundler exec --keep-file-descriptors rubocop", ["rubocop"]),
@@ -81,6 +83,7 @@ def test_the_managers_own_commands_and_unknown_npm_words_stay(command: str) -> N
         ("npm t", "test"),
         ("pnpm run lint", "lint"),
         ("pnpm run tsc", "tsc"),
+        ("yarn workspace web test", "test"),
     ],
 )
 def test_script_words_without_a_package_json_stay_scripts(command: str, script: str) -> None:
@@ -130,6 +133,8 @@ def rule_for(command: str, output: str = "x\n", exit_code: int = 1) -> str:
         ("npx --yes tsc", "build/tsc"),
         ("bundle exec rspec", "tests/rspec"),
         ("bash -lc 'cd web && pnpm vitest run'", "tests/vitest"),
+        ("yarn workspace web jest", "tests/jest"),
+        ("yarn workspaces foreach run test", "generic/fallback"),
         ("npm test", "tests/npm-test"),
         ("pnpm test", "tests/pnpm-test"),
         ("yarn test", "tests/yarn-test"),

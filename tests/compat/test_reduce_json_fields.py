@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.cli.test_cli import tj
+from tests.compat._ts import TS_ROOT
 
-TS_TYPES = Path("/work/shared/ts-tokenjuice/src/types.ts")
-TS_COMPACTION = Path("/work/shared/ts-tokenjuice/src/core/compaction-metadata.ts")
+TS_TYPES = TS_ROOT / "src" / "types.ts"
+TS_COMPACTION = TS_ROOT / "src" / "core" / "compaction-metadata.ts"
 
 # CompactResult's fields; `trace` and `rawRef` only appear with --trace / --store there.
 WRITTEN = {
@@ -67,7 +67,7 @@ def ts_fields() -> dict[str, list[str]]:
 
 def test_the_written_list_matches_the_typescript_types() -> None:
     if not TS_TYPES.is_file():
-        pytest.skip("TypeScript tokenjuice checkout not at /work/shared/ts-tokenjuice")
+        pytest.skip(f"TypeScript tokenjuice checkout not at {TS_ROOT} (set TOKENJUICE_TS_CHECKOUT)")
     assert ts_fields() == WRITTEN
 
 

@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
+from tests.compat._ts import TS_ROOT
 from tokenjuice.model import ToolRun
 from tokenjuice.reduction.engine import Reducer
 from tokenjuice.rules.loader import RuleSet, load_rules
 from tokenjuice.rules.verify import verify_rules
 
-TS_RULES = Path("/work/shared/ts-tokenjuice/src/rules")
+TS_RULES = TS_ROOT / "src" / "rules"
 needs_ts = pytest.mark.skipif(not TS_RULES.is_dir(), reason="TypeScript tokenjuice checkout not at " + str(TS_RULES))
 
 

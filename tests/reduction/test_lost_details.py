@@ -140,7 +140,10 @@ DOTNET = (
 )
 
 
-@pytest.mark.parametrize("command", ["dotnet build", "dotnet publish -c Release", "msbuild App.sln"])
+@pytest.mark.parametrize(
+    "command",
+    ["dotnet build", "dotnet publish -c Release", "msbuild App.sln", "dotnet test", "dotnet msbuild", "make build"],
+)
 def test_msbuild_diagnostics_keep_the_full_project_path(command: str) -> None:
     red = _reduce(command, DOTNET, 1)
     # Two projects named App.csproj: only the full path tells which one failed.
@@ -172,3 +175,13 @@ def test_log_counters_do_not_count_exception_names_or_words() -> None:
     text = _log("TypeError: x is undefined (reported, not an error level)")
     red = _reduce("docker logs api", text.replace("[error] worker 3", "worker 3"))
     assert red.facts.get("error line") == 1
+
+
+def test_dnf_upgrade_keeps_every_table_row_with_its_section() -> None:
+    fx, red = reduce_fixture("dnf", "dnf-upgrade-large")
+    rows = [ln for ln in fx["combined"].splitlines() if re.match(r"^ \S+ +(?:x86_64|noarch) +\S+ +\S+", ln)]
+    assert len(rows) == 161
+    kept = red.text.splitlines()
+    assert all(r in kept for r in rows)
+    assert "Upgrading:" in kept
+    assert "Installing:" in kept

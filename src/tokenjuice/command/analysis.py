@@ -471,6 +471,12 @@ def _unwrap_package_script(
         return None
     cwd = _package_dir(argv[1:i], cwd)
     sub = argv[i]
+    if name == "yarn" and sub in ("workspace", "workspaces") and i + 2 < len(argv):
+        # `yarn workspace web jest`: the command runs in that workspace (`workspaces foreach` is many).
+        if sub == "workspace":
+            info.steps.append(f"`yarn workspace {argv[i + 1]}` runner")
+            return ["yarn", *argv[i + 2 :]]
+        return None
     if sub in ("exec", "dlx", "x") and i + 1 < len(argv):
         j = _skip_options(argv, i + 1, tables.PNPM_VALUE_OPTS | tables.NPX_VALUE_OPTS)
         if j >= len(argv):

@@ -75,6 +75,7 @@ WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "caffeinate": (frozenset({"-t", "-w"}), 0),
     "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
     "setsid": (frozenset(), 0),
+    "corepack": (frozenset(), 0),
 }
 ENV_VALUE_OPTS = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
 

@@ -23,7 +23,7 @@ MIN_BATCH_CHARS = 14 * 1024
 
 
 class Batch:
-    """Prepared lines: text, how many raw non-blank lines each stands for, stream tags."""
+    """Prepared lines: text, how many raw non-blank lines each stands for, channel tags."""
 
     __slots__ = ("tags", "text", "weights")
 

@@ -62,16 +62,16 @@ def worth_it(
     return saved > 0 and saved >= min_tokens and saved >= raw_tokens * min_share
 
 
-def audited(raw: str, body: list[str], cap: int, max_line: int, failed: bool, streamed: Any) -> audit.Audit:
+def audited(raw: str, body: list[str], cap: int, max_line: int, failed: bool, spool: Any) -> audit.Audit:
     """The audit of `body` cut to `cap` characters as the model will read it: the ranges
     the audit writes into markers count too, so a body over the cap is cut again."""
     target = cap
     for _ in range(4):
         cut = within(body, target, max_line, failed)
-        if streamed is None:
+        if spool is None:
             au = audit.audit(raw, cut, max_line)
         else:
-            au = audit.audit(raw, cut, max_line, numbers=streamed.numbers, total=streamed.total_lines)
+            au = audit.audit(raw, cut, max_line, numbers=spool.numbers, total=spool.total_lines)
         size = sum(len(t) + 1 for t in au.body)
         if size <= cap or target <= cap // 4:
             break

@@ -167,9 +167,9 @@ class Reducer:
             _log.warn(f"classifier {classifier!r} is not a known rule id; choosing normally")
         choose = select.rank if rank_all else select.best_list
         cands = choose(rs, select.MatchInput(run.tool_name, cmd, run.exit_code, run.combined))
-        if not cands and cmd.unresolved is not None:
-            # The script body has no rule of its own: the `npm run` rule still applies.
-            cands = choose(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined))
+        if cmd.unresolved is not None and (not cands or cands[0].rule.pipeline().generic_for(run.combined)):
+            # The script body has no rule of its own (or one that yields): the `npm run` rule applies.
+            cands = choose(rs, select.MatchInput(run.tool_name, cmd.unresolved, run.exit_code, run.combined)) or cands
         return Selection(cands[0].rule if cands else rs.fallback, cands, cmd, False)
 
     # ----------------------------------------------------------------- reduce
@@ -289,18 +289,18 @@ class Reducer:
     def _keep_raw(self, run: ToolRun, red: Reduction, raw: str) -> str | None:
         """Store the raw output; the pointer text for the footer.
 
-        A streamed output (see `tokenjuice.spooling`) is stored from its spool file, with
+        A spooled output (see `tokenjuice.spooling`) is stored from its spool file, with
         bounded memory; `raw` is then only its sample.
         """
         store = self.store
         if store is None:
             return None  # turned off on purpose: nothing to point to, nothing to apologise for
-        streamed = run.metadata.get("streamed")
+        spool = run.metadata.get("spooled")
         put: Callable[..., str]
-        if streamed is not None:
-            path = streamed.path
+        if spool is not None:
+            path = spool.path
             if path is None:  # the spool file was given up while the command ran
-                return f"full output not kept: {streamed.lost}"
+                return f"full output not kept: {spool.lost}"
 
             def put(store: Store, **meta: Any) -> str:
                 return store.put_file(path, **meta)
@@ -348,7 +348,7 @@ class Reducer:
         raw_tokens = tok.count(raw)
         if raw_tokens:
             ctx.chars_per_token = max(1.0, len(raw) / raw_tokens)
-        if rule.is_fallback:
+        if rule.is_fallback or rule.pipeline().generic_for(raw):
             out = generic.apply_generic(rule, ctx, self.density_threshold)
         else:
             out = pipeline.apply_rule(rule, ctx)
@@ -370,16 +370,16 @@ class Reducer:
             reasons=reasons,
         )
 
-        streamed = run.metadata.get("streamed")
-        if streamed is not None:
+        spool = run.metadata.get("spooled")
+        if spool is not None:
             # Only a sample was in memory: the rest of the output is accounted for here,
             # and a count is stated only when it holds for the whole output.
-            out.facts = spooled.recount(rule, streamed.path, ctx.pattern_budget)
+            out.facts = spooled.recount(rule, spool.path, ctx.pattern_budget)
             if out.headline is not None and not spooled.told_by_tool(out.headline, raw):
                 out.headline = None
-            out.drop("streamed", streamed.missing_lines)
-            out.body.insert(0, spooled.note(streamed))
-            raw_tokens = int(streamed.total_bytes * 0.3 + 0.999)
+            out.drop("spooled", spool.missing_lines)
+            out.body.insert(0, spooled.note(spool))
+            raw_tokens = int(spool.total_bytes * 0.3 + 0.999)
 
         # No joined copy of the body (or of the raw text) just to see whether it is blank.
         has_body = any(map(str.strip, out.body))
@@ -389,20 +389,20 @@ class Reducer:
             # An onEmpty message ("no problems") must not stand in for a failing run.
             has_body = False
             facts = None
-        if not has_body and not facts and raw and not raw.isspace() and streamed is None:
+        if not has_body and not facts and raw and not raw.isspace() and spool is None:
             return self._raw(run, raw, "original", cls, out.facts)
         limit = budget.chars(ctx.chars_per_token)
         cap = limit * ((rule.data.get("summarize") or {}).get("maxFactor") or window.MAX_FACTOR)
-        au = compose.audited(raw, out.body, cap, budget.max_line_chars, failed, streamed)
+        au = compose.audited(raw, out.body, cap, budget.max_line_chars, failed, spool)
         red = Reduction(
             text="",
             rule_id=rule.id,
             family=rule.family,
             classification=cls,
             facts=out.facts,
-            raw_chars=len(raw) if streamed is None else streamed.total_bytes,
+            raw_chars=len(raw) if spool is None else spool.total_bytes,
             raw_tokens=raw_tokens,
-            tokens_exact=tok.is_exact(raw) and streamed is None,
+            tokens_exact=tok.is_exact(raw) and spool is None,
             tokenizer=tok.name,
             lines_total=au.total,
             lines_kept=au.total - au.omitted,
@@ -411,16 +411,16 @@ class Reducer:
             exit_code=run.exit_code,
         )
         foot = compose.Footer(au, out.omitted, out.shortened)
-        if streamed is None:
+        if spool is None:
             # Judged before anything is stored: a text that does not pay for itself
             # gives way to the raw output, and nothing is kept for it.
             probe = foot.compose(run, facts, compose.POINTER_PROBE if au.lossy and self._store_enabled else None)
             if not compose.worth_it(raw, probe, run, self.min_saved_tokens, self.min_saved_share):
                 return self._raw(run, raw, "original", cls, out.facts)
         pointer = None
-        if streamed is not None or au.lossy:
+        if spool is not None or au.lossy:
             pointer = self._keep_raw(run, red, raw)
-            if red.artifact is None and pointer is not None and streamed is None:
+            if red.artifact is None and pointer is not None and spool is None:
                 # Nothing could keep the raw output: what the reduction drops would be lost.
                 return self._raw(run, raw, "unstored", cls, out.facts)
         text = foot.compose(run, facts, pointer)
@@ -454,9 +454,9 @@ class Reducer:
             mode="binary",
             exit_code=run.exit_code,
         )
-        streamed = run.metadata.get("streamed")
+        spool = run.metadata.get("spooled")
         pointer = self._keep_raw(run, red, raw)
-        what = describe(raw, run.raw_bytes) if streamed is None else f"binary data, {streamed.total_bytes:,} bytes"
+        what = describe(raw, run.raw_bytes) if spool is None else f"binary data, {spool.total_bytes:,} bytes"
         parts = [inline.exit_line(run.exit_code, compose.exit_note(run)), f"[binary output ({what}) not shown"]
         text = "\n".join(p for p in parts if p) + (f" · {pointer}]" if pointer else "]")
         red.text = text
@@ -483,12 +483,12 @@ class Reducer:
             if gap is not None:
                 kept -= gap[1] - gap[0] + 1
                 omitted["middle"] = gap[1] - gap[0] + 1
-        streamed = run.metadata.get("streamed")
-        if streamed is not None:
-            total = streamed.total_lines
+        spool = run.metadata.get("spooled")
+        if spool is not None:
+            total = spool.total_lines
             kept = audit.count_lines(raw)
-            omitted["streamed"] = total - kept
-            body = spooled.note(streamed) + "\n" + body
+            omitted["spooled"] = total - kept
+            body = spooled.note(spool) + "\n" + body
         head = inline.exit_line(run.exit_code, compose.exit_note(run))
         text = f"{head}\n{body}" if head else body
         cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)

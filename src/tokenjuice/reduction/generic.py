@@ -93,9 +93,9 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
         head, tail = window_size(d, ctx.failed)
         skip = compile_any([s for specs in rule.pipeline().skip.values() for s in specs], ctx.pattern_budget)
     hints = Hints()
-    split_streams = tags is not None and ctx.failed
+    split_channels = tags is not None and ctx.failed
     collector = window.Collector(
-        head if not split_streams else 0,
+        head if not split_channels else 0,
         tail,
         head_chars=head_chars,
         tail_chars=tail_chars,
@@ -117,19 +117,19 @@ def apply_generic(rule: Rule, ctx: Context, threshold: float) -> Outcome:
                 lines = list(compress(lines, keep_mask))
                 weights = list(compress(weights, keep_mask))
                 btags = list(compress(btags, keep_mask)) if btags is not None else None
-        if split_streams and btags is not None:
-            # Failing run with separate streams: all of stderr, the tail of stdout.
+        if split_channels and btags is not None:
+            # Failing run with separate channels: all of stderr, the tail of stdout.
             sig |= set(compress(count(), map(operator.eq, btags, repeat(1))))
         # Errors are held apart from the other signal lines: warnings never crowd them out.
         errors = signals.find(lines, sorted(sig), locations=False, warnings=False) if ctx.failed and sig else None
-        collector.add_batch(lines, weights, sig, head_ok=not split_streams, urgent=errors)
+        collector.add_batch(lines, weights, sig, head_ok=not split_channels, urgent=errors)
     # A failing run with no rule: its failure lines first, all within the budget itself.
     finish(collector, ctx, out, max_factor=1 if ctx.failed else None, markers=ctx.failed)
     return out
 
 
 def _collapse_text(text: str, tags: list[int] | None, out: Outcome) -> tuple[str, list[int] | None]:
-    """`text` with lines of one template folded (see `templates`), and its stream tags."""
+    """`text` with lines of one template folded (see `templates`), and its channel tags."""
     from tokenjuice.reduction import templates
     from tokenjuice.reduction.audit import raw_keys
 

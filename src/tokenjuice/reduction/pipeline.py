@@ -6,7 +6,7 @@ protected diagnostics) → budget → markers. Every dropped line is counted by 
 
 A rule runs in one of three modes: without a formatter the filtered lines go straight
 to a bounded window (`window.Collector`); a formatter that reads in batches is fed as
-the batches come (`_apply_streamed`); any other formatter gets the filtered lines at
+the batches come (`_apply_batch_reader`); any other formatter gets the filtered lines at
 once (`_apply_collected`). Memory stays proportional to what can be shown, not to the
 output, in the first two.
 
@@ -218,7 +218,7 @@ def apply_rule(rule: Rule, ctx: Context) -> Outcome:
     if not rule.formatter:
         return _apply_plain(rule, ctx, filters)
     if not filters.keep:
-        out = _apply_streamed(rule, ctx, filters)
+        out = _apply_batch_reader(rule, ctx, filters)
         if out is not None:
             return out
     return _apply_collected(rule, ctx, filters)
@@ -245,7 +245,7 @@ def _apply_plain(rule: Rule, ctx: Context, filters: _Filters) -> Outcome:
     return _conclude(d, ctx, out, collector)
 
 
-def _apply_streamed(rule: Rule, ctx: Context, filters: _Filters) -> Outcome | None:
+def _apply_batch_reader(rule: Rule, ctx: Context, filters: _Filters) -> Outcome | None:
     """A formatter that reads in batches, fed as they come (None: it does not). Until
     it accepts the output the window still gathers the plain result, for when it
     declines."""
@@ -268,7 +268,7 @@ def _apply_streamed(rule: Rule, ctx: Context, filters: _Filters) -> Outcome | No
         if not accepted:
             accepted = reader is not None and bool(getattr(reader, "accepted", False))
             if accepted:
-                # The plain result can no longer be used (see `_feed`): it goes.
+                # The plain result can no longer be used (see `formatting.feed`): it goes.
                 collector = window.Collector(*window_size(d, ctx.failed))
             else:
                 collector.add_batch(text, weights, prot_idx)

@@ -102,6 +102,7 @@ class RuleSet:
         self.from_cache = False
         self._by_program: dict[str, list[Rule]] | None = None
         self._generic: list[Rule] = []
+        self._aliased: dict[str, list[Rule]] = {}  # alias → rules that answer to it
 
     @property
     def fallback(self) -> Rule:
@@ -130,12 +131,15 @@ class RuleSet:
     def _replace_aliased(self, rule: Rule) -> None:
         """Drop lower-layer rules that name `rule.id` among their aliases: one built-in
         tool split into several rules is replaced whole by an override of its one id."""
+        for a in rule.aliases:
+            self._aliased.setdefault(a, []).append(rule)
         rank = LAYER_RANK[rule.layer]
-        for old in [r for r in self.rules if rule.id in r.aliases and LAYER_RANK[r.layer] < rank]:
-            self.overrides.append((old.id, old.layer, rule.layer))
-            self.rules.remove(old)
-            del self.by_id[old.id]
-            self._by_program = None
+        for old in self._aliased.get(rule.id, ()):
+            if LAYER_RANK[old.layer] < rank and self.by_id.get(old.id) is old:
+                self.overrides.append((old.id, old.layer, rule.layer))
+                self.rules.remove(old)
+                del self.by_id[old.id]
+                self._by_program = None
 
     def candidates(self, program_names: Iterable[str]) -> list[Rule]:
         """Rules that could match a command with one of these program names.

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 LAYER_RANK = {"builtin": 0, "user": 1, "project": 2, "inline": 3}
 FALLBACK_ID = "generic/fallback"
+GENERIC_UNLESS_CHARS = 65536
 _CONTENT_KEYS = frozenset({"toolNames", "exitCodes", "outputRegex"})
 
 
@@ -165,7 +166,7 @@ def head(data: dict[str, Any]) -> dict[str, Any]:
 class RulePipeline:
     """Pattern specs of a rule's filters, counters and matchOutput entries."""
 
-    __slots__ = ("counters", "diagnostics", "keep", "match_output", "protect", "skip")
+    __slots__ = ("counters", "diagnostics", "generic_unless", "keep", "match_output", "protect", "skip")
 
     def __init__(self, rule: Rule) -> None:
         d = rule.data
@@ -190,6 +191,14 @@ class RulePipeline:
             spec = _spec(c["pattern"], c.get("flags", ""), f"{at} counters[{i}].pattern")
             if spec is not None:
                 self.counters.append((c["name"], spec))
+        gu = d.get("genericUnless")
+        self.generic_unless = (
+            _spec(gu, "", f"{at} genericUnless")
+            if isinstance(gu, str)
+            else _spec(gu["pattern"], gu.get("flags", ""), f"{at} genericUnless")
+            if isinstance(gu, dict)
+            else None
+        )
         self.match_output: list[tuple[PatternSpec, str]] = []
         for i, mo in enumerate(d.get("matchOutput") or ()):
             spec = _spec(mo["pattern"], mo.get("flags", ""), f"{at} matchOutput[{i}].pattern")
@@ -213,7 +222,21 @@ class RulePipeline:
             *self.protect,
             *(s for _, s in self.counters),
             *(s for s, _ in self.match_output),
+            *((self.generic_unless,) if self.generic_unless is not None else ()),
         ]
+
+    def generic_for(self, output: str) -> bool:
+        """Whether the rule yields the output: `genericUnless` is set and its pattern is
+        not in the output's last 64 KiB, where a run's crash report ends (a pattern
+        that fails counts as not found)."""
+        spec = self.generic_unless
+        if spec is None:
+            return False
+        try:
+            return spec.matcher(None).search(output[-GENERIC_UNLESS_CHARS:]) is None
+        except PatternError as exc:
+            _log.warn(f"{exc}; genericUnless treated as not matching")
+            return True
 
 
 def _spec(pattern: str, flags: str, where: str) -> PatternSpec | None:

@@ -202,11 +202,15 @@ def best(ruleset: RuleSet, mi: MatchInput) -> Candidate | None:
     """
     hopefuls = [c for rule in ruleset.candidates(mi.programs) if (c := match(rule, mi, output=False))]
     hopefuls.sort(key=Candidate.sort_key)
+    standby: Candidate | None = None  # a rule that yields the output to any other (genericUnless)
     for cand in hopefuls:
         spec = cand.rule.output_regex
         if spec is None or _search(spec, mi.sniff):
+            if standby is None and cand.rule.pipeline().generic_for(mi.output):
+                standby = cand
+                continue
             return cand
-    return None
+    return standby
 
 
 def best_list(ruleset: RuleSet, mi: MatchInput) -> list[Candidate]:
@@ -223,6 +227,8 @@ def rank(ruleset: RuleSet, mi: MatchInput) -> list[Candidate]:
         if cand is not None:
             out.append(cand)
     out.sort(key=Candidate.sort_key)
+    # A rule whose genericUnless pattern is not in the output yields to every other one.
+    out.sort(key=lambda c: c.rule.pipeline().generic_for(mi.output))
     return out
 
 

@@ -109,13 +109,8 @@ def _next_run(session: str) -> int | None:
     import zlib
 
     d = os.path.join(ledger_dir(), "sessions")
-    path = os.path.join(d, f"{zlib.crc32(session.encode('utf-8', 'surrogateescape')):08x}")
     try:
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        except FileNotFoundError:
-            os.makedirs(d, mode=0o700, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = _open_append(d, f"{zlib.crc32(session.encode('utf-8', 'surrogateescape')):08x}")
         try:
             os.write(fd, b".")
             return os.lseek(fd, 0, os.SEEK_CUR)
@@ -198,13 +193,18 @@ def append(record: dict[str, Any], directory: str | None = None) -> bool:
     return True
 
 
-def _append(d: str, name: str, line: bytes) -> None:
+def _open_append(d: str, name: str) -> int:
+    """File `name` in folder `d` opened for appending, both created private when missing."""
     path = os.path.join(d, name)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     except FileNotFoundError:
         os.makedirs(d, mode=0o700, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+
+
+def _append(d: str, name: str, line: bytes) -> None:
+    fd = _open_append(d, name)
     try:
         os.write(fd, line)
     finally:

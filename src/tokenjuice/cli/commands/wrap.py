@@ -127,10 +127,10 @@ def _unreduced(run_: ToolRun, exc: Exception) -> str:
     _log.warn(f"reduction failed ({type(exc).__name__}: {exc}); passing the output unreduced")
     note = run_.metadata.get("exit_note")
     parts = [exit_line(run_.exit_code, note if isinstance(note, str) else None)]
-    streamed = run_.metadata.get("streamed")
-    if streamed is not None:
+    spool = run_.metadata.get("spooled")
+    if spool is not None:
         parts.append(
-            f"[{streamed.total_bytes:,} bytes of output: only its head, its tail and its diagnostic lines"
+            f"[{spool.total_bytes:,} bytes of output: only its head, its tail and its diagnostic lines"
             " are shown, and the full output was not kept]"
         )
     parts.append(run_.combined or "")

@@ -102,6 +102,7 @@ NAMES = frozenset(
         "http-response",
         "javac",
         "jest",
+        "json-records",
         "kubectl-describe",
         "kubectl-table",
         "lsof-table",

@@ -218,10 +218,12 @@ class Failure:
         self.frames = 0
         self.repeated = False
 
-    def frame(self, i: int, *, library: bool, repeated: str = "", cap: str = "stack frames") -> bool:
+    def frame(
+        self, i: int, *, library: bool, repeated: str = "", cap: str = "stack frames", text: str | None = None
+    ) -> bool:
         """A stack frame: a library one goes, as does one beyond the cap (`cap`) or one
         the runner saw already (`repeated` is then the reason); a project frame stays
-        (True)."""
+        (True), shown as `text` when given."""
         self.message.flush()
         if library:
             self.b.drop(i, "library frames")
@@ -231,7 +233,7 @@ class Failure:
             self.b.drop(i, cap)
         else:
             self.frames += 1
-            self.b.keep(i)
+            self.b.keep(i, text=text)
             return True
         return False
 

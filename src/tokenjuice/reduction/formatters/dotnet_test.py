@@ -13,7 +13,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder, lazy_end
-from tokenjuice.reduction.formatters._testrun import Run, add_counts
+from tokenjuice.reduction.formatters._testrun import Failure, Run, add_counts
 
 BANNER_RE = re.compile(
     r"^\s*(?:Determining projects to restore|All projects are up-to-date|Restored \S|Restore complete|"
@@ -61,14 +61,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     b = Builder(lines, fi.weights)
     saw = False
     label: str | None = None
-    first_msg = False
-    frames = 0
-    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
-
-    def flush() -> None:
-        message.flush()
-        output.flush()
+    fail = Failure(b, Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message"), output, max_frames=MAX_FRAMES)
+    flush = fail.flush
 
     for i, line in enumerate(lines):
         s = SUMMARY_RE.match(line.strip())
@@ -114,10 +109,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         lb = LABEL_RE.match(line)
         if lb:
-            flush()
             label = lb.group(1)
-            first_msg = label == "Error Message"
-            frames = 0
+            fail.start()  # each labelled part afresh: its first message line, its frames
             if label.startswith("Standard"):
                 b.keep(i, text=f"  {label}:")
             else:
@@ -126,22 +119,15 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if label == "Stack Trace":
             f = FRAME_HEAD_RE.match(line)
             if f:
-                if FRAMEWORK_RE.match(_frame(f)) or frames >= MAX_FRAMES:
-                    b.drop(i, "library frames")
-                else:
-                    frames += 1
-                    b.keep(i)
+                fail.frame(i, library=FRAMEWORK_RE.match(_frame(f)) is not None, cap="library frames")
                 continue
             label = None
         if label == "Error Message":
             if not line.strip():
-                message.flush()
+                fail.message.flush()
                 b.drop(i, "blank")
-            elif first_msg:
-                first_msg = False
-                b.keep(i, protect=True)
             else:
-                message.add(i)
+                fail.message_line(i)
             continue
         if label and label.startswith("Standard"):
             if line.strip():

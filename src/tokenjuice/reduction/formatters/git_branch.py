@@ -21,7 +21,6 @@ from tokenjuice.reduction.formatters._git_lines import pack
 LIST_RE = re.compile(r"^([*+ ]) (\S.*)$")
 VERBOSE_RE = re.compile(r"^([*+ ]) (\S+)\s+([0-9a-f]{7,40}) (?:\[([^\]]+)\] ?)?(.*)$")
 DETACHED_RE = re.compile(r"^([*+ ]) (\((?:HEAD detached|no branch)[^)]*\))\s+([0-9a-f]{7,40}) ?(.*)$")
-SYMREF = " -> "
 DEFAULT_FULL_MAX = 40
 
 
@@ -49,9 +48,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         if name.startswith("remotes/") or remotes_only:
             rest = name.removeprefix("remotes/")
-            where, _, short = rest.partition("/")
-            if SYMREF in rest:
-                where, short = rest.split("/", 1)[0], rest.split("/", 1)[1]
+            where, _, short = rest.partition("/")  # a symref's target may hold no "/": partition, not split
             remote.setdefault(where, []).append((i, short))
         else:
             local.append((i, name))

@@ -63,10 +63,6 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             run.add(j)
         run.flush()
 
-    def drop_all(idxs: list[int], reason: str) -> None:
-        for j in idxs:
-            b.drop(j, reason)
-
     for i, line in enumerate(lines):
         e = EVENT_RE.match(line)
         if e:
@@ -89,7 +85,8 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
                 after_fail = True
             else:
                 b.drop(i, "passed" if status == "PASS" else "skipped")
-                drop_all(buffered, "passing output")
+                for j in buffered:
+                    b.drop(j, "passing output")
                 after_fail = False
             if current == name:
                 current = None
@@ -127,26 +124,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.keep(i, protect=not line.startswith("\t"), text=line.strip())
             continue
         if in_trace:
-            if GOROUTINE_RE.match(line) or not line.strip():
-                b.drop(i, "goroutine trace")
-                continue
-            tf = TRACE_FILE_RE.match(line)
-            if tf:
-                if is_vendor(tf.group(1)) or GO_STD_RE.search(tf.group(1)):
-                    b.drop(i, "runtime frames")
-                else:
-                    b.keep(i, protect=True)
-                continue
-            if TRACE_FUNC_RE.match(line):
-                nxt = lines[i + 1] if i + 1 < n else ""
-                tf2 = TRACE_FILE_RE.match(nxt)
-                std = GO_STD_RE.search(line) is not None or (
-                    tf2 is not None and (is_vendor(tf2.group(1)) or GO_STD_RE.search(tf2.group(1)) is not None)
-                )
-                if std:
-                    b.drop(i, "runtime frames")
-                else:
-                    b.keep(i)
+            if _trace_line(b, i, line, lines[i + 1] if i + 1 < n else ""):
                 continue
             in_trace = False
         if PKG_HEADER_RE.match(line) or COMPILE_RE.match(line):
@@ -170,6 +148,15 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         emit(idxs)
     if not saw:
         return None
+    _headline(b, lines, final_line, failed_pkgs, build_failed, ok_pkgs, failed_tests)
+    b.facts.update({"failed packages": failed_pkgs, "ok packages": ok_pkgs, "failed tests": failed_tests})
+    return b.build(final=True)
+
+
+def _headline(
+    b: Builder, lines: list[str], final_line: int, failed_pkgs: int, build_failed: int, ok_pkgs: int, failed_tests: int
+) -> None:
+    """The last package verdict (`ok`/`FAIL`) with the counts, or the counts alone."""
     parts = []
     if failed_pkgs:
         parts.append(f"{failed_pkgs} package{'s' if failed_pkgs != 1 else ''} failed")
@@ -184,5 +171,29 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         b.headline_from(final_line, f"{lines[final_line]}: {text}" if parts else text)
     else:
         b.headline = text
-    b.facts.update({"failed packages": failed_pkgs, "ok packages": ok_pkgs, "failed tests": failed_tests})
-    return b.build(final=True)
+
+
+def _trace_line(b: Builder, i: int, line: str, nxt: str) -> bool:
+    """A line of a panic's goroutine trace (False: the trace is over): frames in the
+    runtime, the testing package and dependencies go, the project's stay."""
+    if GOROUTINE_RE.match(line) or not line.strip():
+        b.drop(i, "goroutine trace")
+        return True
+    tf = TRACE_FILE_RE.match(line)
+    if tf:
+        if is_vendor(tf.group(1)) or GO_STD_RE.search(tf.group(1)):
+            b.drop(i, "runtime frames")
+        else:
+            b.keep(i, protect=True)
+        return True
+    if TRACE_FUNC_RE.match(line):
+        tf2 = TRACE_FILE_RE.match(nxt)
+        std = GO_STD_RE.search(line) is not None or (
+            tf2 is not None and (is_vendor(tf2.group(1)) or GO_STD_RE.search(tf2.group(1)) is not None)
+        )
+        if std:
+            b.drop(i, "runtime frames")
+        else:
+            b.keep(i)
+        return True
+    return False

@@ -56,19 +56,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             saw = True
             block = None
             in_summary_repeat = False
-            key, rest = s.group(1), s.group(2)
-            if key in ("Tests", "Test Suites"):
-                b.headline_from(i, f"{key}: {rest}")
-                if key == "Tests":
-                    add_counts(b.facts, COUNT_RE.findall(rest))
-                else:
-                    failed = re.search(r"(\d+) failed", rest)
-                    if failed:
-                        b.facts["failed suites"] = int(failed.group(1))
-            elif key == "Snapshots" and re.search(r"failed|obsolete|written|updated", rest):
-                b.headline_from(i, f"Snapshots: {rest}")
-            else:
-                b.drop(i, "timing")
+            _summary(b, i, s.group(1), s.group(2))
             continue
         if line.startswith("Ran all test suites"):
             flush()
@@ -115,36 +103,10 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.drop(i, "repeated failures")
             continue
         if block == "tree":
-            if TREE_PASS_RE.match(line):
-                b.drop(i, "passed" if ("✓" in line or "✔" in line or "√" in line) else "skipped")
-                continue
-            if TREE_FAIL_RE.match(line):
-                if has_bullets:
-                    b.drop(i, "status lines")  # the ● block names the test again
-                else:
-                    b.keep(i, protect=True)
-                continue
-            if not line.strip():
-                b.drop(i, "blank")
-                continue
-            if line.startswith(" "):
-                b.drop(i, "tree")  # describe headings of the verbose tree
-                continue
-            # Unindented text inside the tree: output a test wrote directly.
-            console.add(i)
+            _tree_line(b, i, line, console, has_bullets)
             continue
         if block == "console":
-            c = CONSOLE_LABEL_RE.match(line)
-            if c:
-                if c.group(1) in ("warn", "error"):
-                    console.flush()
-                    b.keep(i, text=f"console.{c.group(1)}")
-                else:
-                    b.drop(i, "console")
-            elif not line.strip() or AT_RE.match(line):
-                b.drop(i, "console")
-            else:
-                console.add(i)
+            _console_line(b, i, line, console)
             continue
         if block == "failure":
             if not line.strip():
@@ -184,3 +146,51 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     if not saw:
         return None
     return b.build(final=True)
+
+
+def _summary(b: Builder, i: int, key: str, rest: str) -> None:
+    """`Tests:`/`Test Suites:` (and a `Snapshots:` line with news) become the facts line."""
+    if key in ("Tests", "Test Suites"):
+        b.headline_from(i, f"{key}: {rest}")
+        if key == "Tests":
+            add_counts(b.facts, COUNT_RE.findall(rest))
+        else:
+            failed = re.search(r"(\d+) failed", rest)
+            if failed:
+                b.facts["failed suites"] = int(failed.group(1))
+    elif key == "Snapshots" and re.search(r"failed|obsolete|written|updated", rest):
+        b.headline_from(i, f"Snapshots: {rest}")
+    else:
+        b.drop(i, "timing")
+
+
+def _tree_line(b: Builder, i: int, line: str, console: Run, has_bullets: bool) -> None:
+    """A line of a suite's test tree."""
+    if TREE_PASS_RE.match(line):
+        b.drop(i, "passed" if ("✓" in line or "✔" in line or "√" in line) else "skipped")
+    elif TREE_FAIL_RE.match(line):
+        if has_bullets:
+            b.drop(i, "status lines")  # the ● block names the test again
+        else:
+            b.keep(i, protect=True)
+    elif not line.strip():
+        b.drop(i, "blank")
+    elif line.startswith(" "):
+        b.drop(i, "tree")  # describe headings of the verbose tree
+    else:
+        console.add(i)  # unindented text inside the tree: output a test wrote directly
+
+
+def _console_line(b: Builder, i: int, line: str, console: Run) -> None:
+    """A line of a `● Console` block: warn/error labels stay, messages keep a head and tail."""
+    c = CONSOLE_LABEL_RE.match(line)
+    if c:
+        if c.group(1) in ("warn", "error"):
+            console.flush()
+            b.keep(i, text=f"console.{c.group(1)}")
+        else:
+            b.drop(i, "console")
+    elif not line.strip() or AT_RE.match(line):
+        b.drop(i, "console")
+    else:
+        console.add(i)

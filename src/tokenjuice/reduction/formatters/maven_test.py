@@ -48,16 +48,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     lines = fi.lines
     b = Builder(lines, fi.weights)
     saw = False
-    final_counts = -1
-    build_result = ""
-    for i, line in enumerate(lines):
-        lv = LEVEL_RE.match(line)
-        body = lv.group(2).strip() if lv else line.strip()
-        c = COUNTS_RE.match(body)
-        if c and " in " not in c.group(5) and "Time elapsed" not in c.group(5):
-            final_counts = i  # the last per-module total
-        if body in ("BUILD SUCCESS", "BUILD FAILURE"):
-            build_result = body
+    final_counts, build_result = _totals(lines)
     in_case = False  # the exception and frames of a failing test
     first_exc = False
     in_results = False
@@ -167,6 +158,22 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     if not saw:
         return None
     return b.build(final=True)
+
+
+def _totals(lines: list[str]) -> tuple[int, str]:
+    """The index of the last per-module `Tests run:` total (-1: none) and the build's
+    result line."""
+    final_counts = -1
+    build_result = ""
+    for i, line in enumerate(lines):
+        lv = LEVEL_RE.match(line)
+        body = lv.group(2).strip() if lv else line.strip()
+        c = COUNTS_RE.match(body)
+        if c and " in " not in c.group(5) and "Time elapsed" not in c.group(5):
+            final_counts = i
+        if body in ("BUILD SUCCESS", "BUILD FAILURE"):
+            build_result = body
+    return final_counts, build_result
 
 
 def _strip_elapsed(line: str) -> str:

@@ -123,38 +123,41 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             message.add(i)
             continue
 
-        # Before the counts: the spec tree / progress, and whatever the tests printed.
-        if PASS_RE.match(line):
-            saw = True
-            output.flush()
-            b.drop(i, "passed")
-        elif TREE_FAIL_RE.match(line):
-            saw = True
-            output.flush()
-            b.drop(i, "status lines")  # the numbered failure list repeats it
-        elif PENDING_RE.match(line):
-            output.flush()
-            b.drop(i, "pending")
-        elif not line.strip():
-            output.flush()
-            b.drop(i, "blank")
-        elif line.startswith("  ") and not line.startswith("   " * 4):
-            output.flush()
-            b.drop(i, "suite names")
-        else:
-            d = DOTS_RE.match(line)
-            if d and d.end() == len(line):
-                saw = True
-                output.flush()
-                b.drop(i, "progress")
-            elif d and line[: d.end()].strip():
-                # Dots glued to the first line a test printed: keep the printed part.
-                output.flush()
-                b.keep(i, text=line[d.end() :])
-            else:
-                output.add(i)
+        saw = _before_counts_line(b, i, line, output) or saw
     message.flush()
     output.flush()
     if not saw:
         return None
     return b.build(final=True)
+
+
+def _before_counts_line(b: Builder, i: int, line: str, output: Run) -> bool:
+    """A line before the counts: the spec tree or progress dots, and whatever the tests
+    printed. True for a line that shows the output is a mocha run."""
+    if PASS_RE.match(line) or TREE_FAIL_RE.match(line):
+        output.flush()
+        # A failing test's line: the numbered failure list repeats it.
+        b.drop(i, "passed" if PASS_RE.match(line) else "status lines")
+        return True
+    if PENDING_RE.match(line):
+        output.flush()
+        b.drop(i, "pending")
+    elif not line.strip():
+        output.flush()
+        b.drop(i, "blank")
+    elif line.startswith("  ") and not line.startswith("   " * 4):
+        output.flush()
+        b.drop(i, "suite names")
+    else:
+        d = DOTS_RE.match(line)
+        if d and d.end() == len(line):
+            output.flush()
+            b.drop(i, "progress")
+            return True
+        if d and line[: d.end()].strip():
+            # Dots glued to the first line a test printed: keep the printed part.
+            output.flush()
+            b.keep(i, text=line[d.end() :])
+        else:
+            output.add(i)
+    return False

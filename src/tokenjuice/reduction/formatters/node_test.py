@@ -14,7 +14,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters._testrun import Run, js_frame_useful
+from tokenjuice.reduction.formatters._testrun import Failure, Run, js_frame_useful
 
 # TAP
 TAP_VERSION_RE = re.compile(r"^TAP version \d+$")
@@ -180,11 +180,10 @@ def _spec(fi: FormatInput) -> FormatOutput:
     in_section = False
     in_inline_failure = False  # details under a ✖ in the tree
     fail_indent = 0
-    first_msg = False
-    frames = 0
     seen_frames: set[str] = set()
     message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
+    fail = Failure(b, message, max_frames=MAX_FRAMES)
 
     for i, line in enumerate(lines):
         c = COUNTER_RE.match(line)
@@ -242,36 +241,26 @@ def _spec(fi: FormatInput) -> FormatOutput:
             continue
         f = FAIL_RE.match(line)
         if f and indent == 0:
-            message.flush()
-            first_msg = True
-            frames = 0
-            b.keep(i, protect=True)
+            fail.start(i)
             continue
         if not line.strip():
             message.flush()
             b.drop(i, "blank")
             continue
-        if first_msg:
-            first_msg = False
-            b.keep(i, protect=True, text=line.strip())
+        if fail.first:
+            fail.message_line(i, text=line.strip())
             continue
         if AT_RE.match(line):
-            message.flush()
             frame = line.strip().removesuffix(" {").rstrip(",")
-            if not js_frame_useful(frame):
-                b.drop(i, "library frames")
-            elif frame in seen_frames or frames >= MAX_FRAMES:
-                b.drop(i, "repeated frames" if frame in seen_frames else "stack frames")
-            else:
+            again = "repeated frames" if frame in seen_frames else ""
+            if fail.frame(i, library=not js_frame_useful(frame), repeated=again, text=f"    {frame}"):
                 seen_frames.add(frame)
-                frames += 1
-                b.keep(i, text=f"    {frame}")
             continue
         if PROP_RE.match(line) or line.strip() in ("}", "},"):
             message.flush()
             b.drop(i, "error properties")
             continue
-        message.add(i)
+        fail.message_line(i)
     message.flush()
     output.flush()
     return b.build(final=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters._testrun import Run, add_counts, is_vendor
+from tokenjuice.reduction.formatters._testrun import Failure, Run, add_counts, is_vendor
 
 BANNER_RE = re.compile(
     r"^(?:PHPUnit \d[\w.-]* by Sebastian Bergmann|Runtime:\s|Configuration:\s|Random Seed:\s|"
@@ -46,19 +46,14 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     lines = fi.lines
     b = Builder(lines, fi.weights)
     saw = False
-    in_defect = False
-    first_msg = False
     seen_locations: set[str] = set()
     verdict = ""
     in_recap = False  # testdox's "Summary of non-successful tests" repeats every defect
     dup = False
     shown: set[str] = set()
-    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
-
-    def flush() -> None:
-        message.flush()
-        output.flush()
+    fail = Failure(b, Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message"), output)
+    flush = fail.flush
 
     for i, line in enumerate(lines):
         if BANNER_RE.match(line):
@@ -71,8 +66,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         v = VERDICT_RE.match(line)
         if v:
-            flush()
-            in_defect = False
+            fail.close()
             verdict = v.group(1)
             b.headline_from(i, verdict)
             continue
@@ -93,22 +87,17 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
         h = HEADING_RE.match(line)
         if h:
-            flush()
+            fail.close()
             saw = True
-            in_defect = False
             b.keep(i, text=line)
             continue
         d = DEFECT_RE.match(line)
         if d:
-            flush()
-            in_defect = True
-            first_msg = True
-            b.keep(i, protect=True)
+            fail.start(i)
             continue
         if line.startswith("Summary of non-successful tests"):
-            flush()
+            fail.close()
             in_recap = True
-            in_defect = False
             b.drop(i, "repeated failures")
             continue
         dox_fail = DOX_FAIL_RE.match(line)
@@ -119,54 +108,22 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             dup = in_recap and name in shown
             if dup:
                 b.drop(i, "repeated failures")
-                in_defect = False
+                fail.close()
                 continue
             shown.add(name)
-            in_defect = True
-            first_msg = True
-            b.keep(i, protect=True, text=name)
+            fail.start(i, name)
             continue
         if DOX_PASS_RE.match(line):
-            flush()
+            fail.close()
             saw = True
-            in_defect = False
             dup = False
             b.drop(i, "passed" if "✔" in line else "skipped")
             continue
         if dup and (GUTTER_RE.match(line) or not line.strip()):
             b.drop(i, "repeated failures")
             continue
-        if in_defect:
-            g = GUTTER_RE.match(line)
-            text = g.group(1) if g else line
-            if not text.strip() or text.strip() in ("--", "."):
-                message.flush()
-                b.drop(i, "blank")
-                continue
-            loc = LOCATION_RE.match(text.strip())
-            if loc:
-                message.flush()
-                if is_vendor(text):
-                    b.drop(i, "library frames")
-                elif text.strip() in seen_locations:
-                    b.drop(i, "repeated locations")
-                else:
-                    seen_locations.add(text.strip())
-                    b.keep(i, protect=True, text=text.strip())
-                continue
-            if DIFF_HEADER_RE.match(text.strip()):
-                message.flush()
-                b.drop(i, "diff headers")
-                continue
-            if first_msg:
-                first_msg = False
-                b.keep(i, protect=True, text=text)
-                continue
-            if g:
-                message.flush()
-                b.keep(i, text=text)  # testdox: keep the diff body lines as they are
-                continue
-            message.add(i)
+        if fail.open:
+            _defect_line(b, fail, i, line, seen_locations)
             continue
         if line == "--":
             b.drop(i, "separators")
@@ -198,3 +155,34 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         return None
     del verdict
     return b.build(final=True)
+
+
+def _defect_line(b: Builder, fail: Failure, i: int, line: str, seen_locations: set[str]) -> None:
+    """A line of a defect's body (behind testdox's `│` gutter, or not): its message,
+    its project locations once each, its diff."""
+    g = GUTTER_RE.match(line)
+    text = g.group(1) if g else line
+    if not text.strip() or text.strip() in ("--", "."):
+        fail.message.flush()
+        b.drop(i, "blank")
+        return
+    loc = LOCATION_RE.match(text.strip())
+    if loc:
+        fail.message.flush()
+        if is_vendor(text):
+            b.drop(i, "library frames")
+        elif text.strip() in seen_locations:
+            b.drop(i, "repeated locations")
+        else:
+            seen_locations.add(text.strip())
+            b.keep(i, protect=True, text=text.strip())
+        return
+    if DIFF_HEADER_RE.match(text.strip()):
+        fail.message.flush()
+        b.drop(i, "diff headers")
+        return
+    if g and not fail.first:
+        fail.message.flush()
+        b.keep(i, text=text)  # testdox: keep the diff body lines as they are
+        return
+    fail.message_line(i, text=text)

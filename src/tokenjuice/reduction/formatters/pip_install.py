@@ -106,14 +106,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
                 b.drop(pending_blank, "blank")
             pending_blank = None
         if verbose and line.startswith(" ") and not BOX_RE.match(line):
-            # A build backend's own output, or pip's inside an isolated build env (pip -v
-            # streams both indented): its errors and distinct warnings stay.
-            is_error = errorish(line) and not BUILD_STEP_RE.match(line)
-            is_news = warnish(line) and not BUILD_NOISE_WARN_RE.search(line)
-            if is_error or (is_news and seen.first(line)):
-                b.keep(i, protect=True)
-            else:
-                b.drop(i, "build output")
+            _build_output(b, i, line, seen)
             continue
         if PROGRESS_RE.match(line):
             b.drop(i, "progress")
@@ -190,6 +183,17 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     if satisfied:
         b.facts["satisfied requirement"] = satisfied
     return b.build(final=False)
+
+
+def _build_output(b: Builder, i: int, line: str, seen: Seen) -> None:
+    """A build backend's own output, or pip's inside an isolated build env (pip -v
+    streams both indented): its errors and distinct warnings stay."""
+    is_error = errorish(line) and not BUILD_STEP_RE.match(line)
+    is_news = warnish(line) and not BUILD_NOISE_WARN_RE.search(line)
+    if is_error or (is_news and seen.first(line)):
+        b.keep(i, protect=True)
+    else:
+        b.drop(i, "build output")
 
 
 def _emit_box(b: Builder, idxs: list[int], lines: list[str]) -> None:

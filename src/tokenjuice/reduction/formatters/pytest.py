@@ -129,63 +129,24 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             continue
 
         if section in (None, "header"):
-            if not line.strip():
-                b.drop(i, "header")
-            elif line.startswith(HEADER_PREFIXES):
-                b.drop(i, "header")
-                saw_pytest = True
-            elif PROGRESS_RE.match(line):
-                b.drop(i, "progress")
-                saw_pytest = True
-            else:
-                st = STATUS_RE.match(line)
-                if st:
-                    saw_pytest = True
-                    if st.group(2) in ("PASSED", "SKIPPED", "XFAIL") or has_short_summary:
-                        b.drop(
-                            i,
-                            "passed"
-                            if st.group(2) != "FAILED" and st.group(2) != "ERROR"
-                            else "status lines (see summary)",
-                        )
-                    else:
-                        b.keep(i, protect=True, text=f"{st.group(1)} {st.group(2)}")
-                else:
-                    b.keep(i)
+            saw_pytest = _header_line(b, i, line, has_short_summary) or saw_pytest
             continue
 
-        if section == "failures":
-            if TEST_HEADER_RE.match(line):
+        if section in ("failures", "captured"):
+            head = TEST_HEADER_RE.match(line)
+            cap = CAPTURED_RE.match(line) if head is None else None
+            if head:
                 flush_captured()
-                b.keep(i, protect=True, text=f"__ {TEST_HEADER_RE.match(line).group(1)} __")  # type: ignore[union-attr]
+                b.keep(i, protect=True, text=f"__ {head.group(1)} __")
                 section = "failures"
-            elif CAPTURED_RE.match(line):
+            elif cap:
                 flush_captured()
-                b.keep(i, text=f"-- {CAPTURED_RE.match(line).group(1)} --")  # type: ignore[union-attr]
+                b.keep(i, text=f"-- {cap.group(1)} --")
                 section = "captured"
-            elif line.startswith("E ") or line == "E":
-                if line.strip() == "E":
-                    b.drop(i, "traceback")
-                else:
-                    b.keep(i, protect=True)
-            elif LOCATION_RE.match(line):
-                b.keep(i, protect=True)
-            elif line.startswith(">"):
-                b.keep(i)
-            else:
-                b.drop(i, "traceback")
-            continue
-
-        if section == "captured":
-            if TEST_HEADER_RE.match(line):
-                flush_captured()
-                b.keep(i, protect=True, text=f"__ {TEST_HEADER_RE.match(line).group(1)} __")  # type: ignore[union-attr]
-                section = "failures"
-            elif CAPTURED_RE.match(line):
-                flush_captured()
-                b.keep(i, text=f"-- {CAPTURED_RE.match(line).group(1)} --")  # type: ignore[union-attr]
-            else:
+            elif section == "captured":
                 captured.append(i)
+            else:
+                _traceback_line(b, i, line)
             continue
 
         if section == "short":
@@ -219,3 +180,42 @@ def _summary(b: Builder, i: int, text: str) -> None:
     for n, what in COUNT_RE.findall(text):
         key = {"error": "errors", "warning": "warnings"}.get(what, what)
         b.facts[key] = b.facts.get(key, 0) + int(n)
+
+
+def _header_line(b: Builder, i: int, line: str, has_short_summary: bool) -> bool:
+    """A line before the first section: the session header, progress, `-v` status
+    lines. True for a line that shows the output is a pytest run."""
+    if not line.strip():
+        b.drop(i, "header")
+        return False
+    if line.startswith(HEADER_PREFIXES):
+        b.drop(i, "header")
+        return True
+    if PROGRESS_RE.match(line):
+        b.drop(i, "progress")
+        return True
+    st = STATUS_RE.match(line)
+    if st is None:
+        b.keep(i)
+        return False
+    if st.group(2) in ("PASSED", "SKIPPED", "XFAIL") or has_short_summary:
+        b.drop(i, "passed" if st.group(2) != "FAILED" and st.group(2) != "ERROR" else "status lines (see summary)")
+    else:
+        b.keep(i, protect=True, text=f"{st.group(1)} {st.group(2)}")
+    return True
+
+
+def _traceback_line(b: Builder, i: int, line: str) -> None:
+    """A line of a failure's traceback: `E` lines, locations and the failing source
+    line (`>`) stay; the rest of the traceback goes."""
+    if line.startswith("E ") or line == "E":
+        if line.strip() == "E":
+            b.drop(i, "traceback")
+        else:
+            b.keep(i, protect=True)
+    elif LOCATION_RE.match(line):
+        b.keep(i, protect=True)
+    elif line.startswith(">"):
+        b.keep(i)
+    else:
+        b.drop(i, "traceback")

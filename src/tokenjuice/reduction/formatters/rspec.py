@@ -13,7 +13,7 @@ from __future__ import annotations
 from tokenjuice import _re as re
 from tokenjuice.reduction.formatters import FormatInput, FormatOutput
 from tokenjuice.reduction.formatters._common import Builder
-from tokenjuice.reduction.formatters._testrun import Run, add_counts, is_vendor
+from tokenjuice.reduction.formatters._testrun import Failure, Run, add_counts, is_vendor
 
 PROGRESS_RE = re.compile(r"^[.FE*]+")
 SECTION_RE = re.compile(r"^(Pending|Failures|Failed examples):")
@@ -42,16 +42,10 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
     b = Builder(lines, fi.weights)
     saw = False
     section: str | None = None  # "tree", "pending", "failures", "failed", "load"
-    first_msg = False
-    frames = 0
     seen_code: set[str] = set()
-    repeated = False
-    message = Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message")
     output = Run(b, OUTPUT_HEAD, OUTPUT_TAIL, "test output")
-
-    def flush() -> None:
-        message.flush()
-        output.flush()
+    fail = Failure(b, Run(b, MESSAGE_HEAD, MESSAGE_TAIL, "message"), output, max_frames=MAX_FRAMES)
+    flush = fail.flush
 
     for i, line in enumerate(lines):
         s = SUMMARY_RE.match(line)
@@ -77,12 +71,9 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             b.drop(i, "pending" if section == "pending" else "section headers")
             continue
         if LOAD_ERROR_RE.match(line):
-            flush()
             saw = True
             section = "load"
-            first_msg = True
-            frames = 0
-            b.keep(i, protect=True)
+            fail.start(i)
             continue
         if section == "pending":
             b.drop(i, "pending")
@@ -96,40 +87,28 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
         if section in ("failures", "load"):
             num = NUMBERED_RE.match(line)
             if num and section == "failures":
-                flush()
-                first_msg = True
-                frames = 0
-                repeated = False
-                b.keep(i, protect=True, text=f"{num.group(1)}) {num.group(2)}")
+                fail.start(i, f"{num.group(1)}) {num.group(2)}")
                 continue
             if FAILURE_ERROR_RE.match(line):
-                message.flush()
+                fail.message.flush()
                 key = line.strip()
-                repeated = key in seen_code
+                fail.repeated = key in seen_code
                 seen_code.add(key)
-                if repeated:
+                if fail.repeated:
                     b.drop(i, "repeated code")
                 else:
                     b.keep(i)
                 continue
             bt = BACKTRACE_RE.match(line)
             if bt:
-                message.flush()
-                if is_vendor(line) or frames >= MAX_FRAMES or repeated:
-                    b.drop(i, "repeated code" if repeated else "library frames")
-                else:
-                    frames += 1
-                    b.keep(i)
+                again = "repeated code" if fail.repeated else ""
+                fail.frame(i, library=is_vendor(line) and not again, repeated=again, cap="library frames")
                 continue
             if not line.strip() or CARET_RE.match(line) or COMPARED_RE.match(line):
-                message.flush()
+                fail.message.flush()
                 b.drop(i, "blank" if not line.strip() else "carets")
                 continue
-            if first_msg:
-                first_msg = False
-                b.keep(i, protect=True)
-                continue
-            message.add(i)
+            fail.message_line(i)
             continue
 
         # Before the sections: progress dots / the documentation tree, and test output.

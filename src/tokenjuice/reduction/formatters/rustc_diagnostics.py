@@ -189,15 +189,7 @@ class BatchReader:
             return
         col = self.col
         if self.pending:
-            # The lines after a plain block may still belong to it: it becomes a `Diag`.
-            self.pending = False
-            plain = col.items[-1]
-            assert isinstance(plain, Plain)
-            self.cur = plain.pop()
-            if not plain:
-                col.items.pop()
-                self.plain = None
-            col.items.append(self.cur)
+            self._resume()
         detail_warnings = self.detail_warnings
         cur, sub, code_line, note_open = self.cur, self.sub, self.code_line, self.note_open
         details = cur is not None and (is_error(cur.severity) or detail_warnings)
@@ -281,17 +273,7 @@ class BatchReader:
             n = SUBNOTE_RE.match(line) if first == "=" else None
             if n:
                 note_open = True
-                kind, text = n.group(1), n.group(2)
-                url = CLIPPY_URL_RE.search(text) if "rust-clippy/" in text else None
-                if url:
-                    cur.suffix = f" [clippy::{url.group(1)}]"
-                    cur.drop(i, "notes")
-                elif LINT_LEVEL_RE.match(text):
-                    cur.drop(i, "notes")
-                elif is_error(cur.severity) or (detail_warnings and kind == "help"):
-                    cur.child(i, f"  {kind}: {text}")
-                else:
-                    cur.drop(i, "notes")
+                _subnote(cur, i, n.group(1), n.group(2), detail_warnings)
                 continue
             if first == "." and ELLIPSIS_RE.match(line):
                 cur.drop(i, "snippets")
@@ -309,6 +291,18 @@ class BatchReader:
             else:
                 col.keep(i, text=line)
         self.cur, self.sub, self.code_line, self.note_open = cur, sub, code_line, note_open
+
+    def _resume(self) -> None:
+        """The lines after a plain block may still belong to it: it becomes a `Diag`."""
+        col = self.col
+        self.pending = False
+        plain = col.items[-1]
+        assert isinstance(plain, Plain)
+        self.cur = plain.pop()
+        if not plain:
+            col.items.pop()
+            self.plain = None
+        col.items.append(self.cur)
 
     @property
     def accepted(self) -> bool:
@@ -352,3 +346,18 @@ def _wants_label(cur: Diag, label: str, detail_warnings: bool) -> bool:
     if is_error(cur.severity):
         return True
     return detail_warnings and label.startswith("help:")
+
+
+def _subnote(cur: Diag, i: int, kind: str, text: str, detail_warnings: bool) -> None:
+    """A `= note: …`/`= help: …` line: kept under an error (a warning's help only when
+    warnings are detailed); a clippy lint's URL becomes its name."""
+    url = CLIPPY_URL_RE.search(text) if "rust-clippy/" in text else None
+    if url:
+        cur.suffix = f" [clippy::{url.group(1)}]"
+        cur.drop(i, "notes")
+    elif LINT_LEVEL_RE.match(text):
+        cur.drop(i, "notes")
+    elif is_error(cur.severity) or (detail_warnings and kind == "help"):
+        cur.child(i, f"  {kind}: {text}")
+    else:
+        cur.drop(i, "notes")

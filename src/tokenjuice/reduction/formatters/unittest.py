@@ -146,43 +146,7 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             message.add(i)
             continue
 
-        # Outside failure blocks: progress, verbose status lines, stray output.
-        if PROGRESS_RE.match(line):
-            saw = True
-            b.drop(i, "progress")
-            continue
-        v = VERBOSE_RE.match(line)
-        if v:
-            saw = True
-            status = v.group(1)
-            if not status or PASS_STATUS_RE.match(status):
-                b.drop(i, "passed")
-            elif FAIL_STATUS_RE.match(status):
-                b.drop(i, "status lines")  # the failure block names the test again
-            elif status == "unexpected success":
-                if has_us_block:
-                    b.drop(i, "status lines")
-                else:
-                    b.keep(i, protect=True)
-            else:
-                # `test_x (…) ... <stray output>`: the output begins on the status line.
-                output.add(i)
-            continue
-        if FAIL_STATUS_RE.match(line) or line == "ok":
-            output.flush()
-            b.drop(i, "status lines")
-            continue
-        if not line:
-            b.drop(i, "blank")
-            continue
-        p = PROGRESS_PREFIX_RE.match(line)
-        if p:
-            # Dots glued to the first line a test printed: keep the printed part.
-            saw = True
-            output.flush()
-            b.keep(i, text=line[p.end() :])
-            continue
-        output.add(i)
+        saw = _outside_line(b, i, line, output, has_us_block) or saw
     flush()
     if not saw:
         return None
@@ -199,3 +163,42 @@ def _traceback_of(lines: list[str], start: int) -> tuple[str, ...]:
         if FRAME_RE.match(line) or (out and line.startswith("    ") and not CARET_RE.match(line)):
             out.append(line)
     return tuple(out)
+
+
+def _outside_line(b: Builder, i: int, line: str, output: Run, has_us_block: bool) -> bool:
+    """A line outside the failure blocks: progress, verbose status lines, stray output.
+    True for a line that shows the output is a unittest run."""
+    if PROGRESS_RE.match(line):
+        b.drop(i, "progress")
+        return True
+    v = VERBOSE_RE.match(line)
+    if v:
+        status = v.group(1)
+        if not status or PASS_STATUS_RE.match(status):
+            b.drop(i, "passed")
+        elif FAIL_STATUS_RE.match(status):
+            b.drop(i, "status lines")  # the failure block names the test again
+        elif status == "unexpected success":
+            if has_us_block:
+                b.drop(i, "status lines")
+            else:
+                b.keep(i, protect=True)
+        else:
+            # `test_x (…) ... <stray output>`: the output begins on the status line.
+            output.add(i)
+        return True
+    if FAIL_STATUS_RE.match(line) or line == "ok":
+        output.flush()
+        b.drop(i, "status lines")
+        return False
+    if not line:
+        b.drop(i, "blank")
+        return False
+    p = PROGRESS_PREFIX_RE.match(line)
+    if p:
+        # Dots glued to the first line a test printed: keep the printed part.
+        output.flush()
+        b.keep(i, text=line[p.end() :])
+        return True
+    output.add(i)
+    return False

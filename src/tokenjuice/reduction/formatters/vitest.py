@@ -134,33 +134,36 @@ def format(fi: FormatInput) -> FormatOutput | None:  # noqa: A001 - formatter pr
             fail.message_line(i, protect=EXPECT_RE.match(line) is not None or line.startswith("Caused by:"))
             continue
 
-        # The run's progress: per-file summaries and per-test lines.
-        if PASS_MARK_RE.match(line) and not FILE_SUMMARY_RE.match(line):
-            saw = True
-            b.drop(i, "passed")
-            continue
-        if SKIP_MARK_RE.match(line) and not FILE_SUMMARY_RE.match(line):
-            b.drop(i, "skipped")
-            continue
-        if FILE_SUMMARY_RE.match(line):
-            saw = True
-            if has_details or line.lstrip().startswith("✓"):
-                b.drop(i, "file summaries")
-            else:
-                b.keep(i)
-            continue
-        if FAIL_MARK_RE.match(line) or PREVIEW_RE.match(line):
-            saw = True
-            if has_details:
-                b.drop(i, "status lines")  # the FAIL block below repeats it
-            else:
-                b.keep(i, protect=True)
-            continue
-        if not line.strip():
-            b.drop(i, "blank")
-            continue
-        b.keep(i)
+        saw = _progress_line(b, i, line, has_details) or saw
     flush()
     if not saw:
         return None
     return b.build(final=True)
+
+
+def _progress_line(b: Builder, i: int, line: str, has_details: bool) -> bool:
+    """A line outside the blocks: the run's per-file summaries and per-test lines, or
+    other output. True for a line that shows the output is a vitest run."""
+    if PASS_MARK_RE.match(line) and not FILE_SUMMARY_RE.match(line):
+        b.drop(i, "passed")
+        return True
+    if SKIP_MARK_RE.match(line) and not FILE_SUMMARY_RE.match(line):
+        b.drop(i, "skipped")
+        return False
+    if FILE_SUMMARY_RE.match(line):
+        if has_details or line.lstrip().startswith("✓"):
+            b.drop(i, "file summaries")
+        else:
+            b.keep(i)
+        return True
+    if FAIL_MARK_RE.match(line) or PREVIEW_RE.match(line):
+        if has_details:
+            b.drop(i, "status lines")  # the FAIL block below repeats it
+        else:
+            b.keep(i, protect=True)
+        return True
+    if not line.strip():
+        b.drop(i, "blank")
+    else:
+        b.keep(i)
+    return False
