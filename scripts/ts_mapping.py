@@ -48,7 +48,7 @@ NOTES: dict[str, tuple[list[str], str]] = {
     "git/show": ([], "ours splits `git show REV:PATH` into `git/show-file` (alias)"),
     "cloud/aws": ([], "ours splits `aws s3` into `cloud/aws-s3` (alias)"),
     "devops/helm": ([], "ours splits `helm template` into `devops/helm-template` (alias)"),
-    "cloud/gh": ([], "ours splits gh by subcommand (aliases)"),
+    "cloud/gh": ([], "`cloud/gh` takes `--json`/`--jq` output; ours splits the other forms by subcommand (aliases)"),
     "openclaw/sessions-history": ([], "an OpenClaw host tool, not a shell command: not applicable"),
 }
 

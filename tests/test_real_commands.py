@@ -243,14 +243,28 @@ sys.exit(3)
 
 
 def test_an_unknown_failing_command_is_reduced_with_its_failure_first(tmp_path: Path) -> None:
-    (tmp_path / "job.py").write_text(FAIL_SCRIPT)
-    run, red, _ = reduce_real([sys.executable, "job.py"], tmp_path)
+    # Run as an executable, the script is a program no rule knows: the generic path.
+    (tmp_path / "job.py").write_text(f"#!{sys.executable}\n{FAIL_SCRIPT}")
+    (tmp_path / "job.py").chmod(0o755)
+    run, red, _ = reduce_real(["./job.py"], tmp_path)
     assert run.exit_code == 3
     assert len(red.text) <= promises.BUDGET_CHARS  # within the budget itself
     for line in ('  File "/srv/app/loader.py", line 88, in load', "ValueError: row 4411 has 7 columns, expected 8"):
         assert line in red.text
     # 300 warnings on stderr; a few arrive glued to a stdout line (stdout is block-buffered).
-    m = re.search(r"^(\d+)× WARNING: retrying request id=\d+–\d+ after \d+–\d+ms \(lines \d+-\d+\)$", red.text, re.M)
+    folded = r"^(\d+)× WARNING: retrying request id=\d+–\d+ after \d+–\d+ms(?: \(lines \d+-\d+\))?$"
+    m = re.search(folded, red.text, re.M)
+    assert m is not None and 250 <= int(m.group(1)) <= 300
+
+
+def test_a_failing_python_script_keeps_its_traceback_and_folds_its_warnings(tmp_path: Path) -> None:
+    (tmp_path / "job.py").write_text(FAIL_SCRIPT)
+    run, red, _ = reduce_real([sys.executable, "job.py"], tmp_path)
+    assert (run.exit_code, red.rule_id) == (3, "task/python")
+    assert len(red.text) <= promises.BUDGET_CHARS
+    for line in ('  File "/srv/app/loader.py", line 88, in load', "ValueError: row 4411 has 7 columns, expected 8"):
+        assert line in red.text
+    m = re.search(r"^(\d+)× WARNING: retrying request id=\d+–\d+ after \d+–\d+ms", red.text, re.M)
     assert m is not None and 250 <= int(m.group(1)) <= 300
 
 

@@ -109,7 +109,7 @@ class ToolRun:
 class Classification:
     """Which rule reduced the output, and how it was chosen."""
 
-    __slots__ = ("confidence", "family", "matched_command", "matched_reducer", "matched_via", "reasons")
+    __slots__ = ("confidence", "family", "matched_command", "matched_reducer", "matched_via", "reasons", "selected_by")
 
     def __init__(
         self,
@@ -117,14 +117,18 @@ class Classification:
         matched_reducer: str | None,
         *,
         confidence: float = 0.0,
-        matched_via: str = "command",
+        matched_via: str = "original",
         matched_command: str | None = None,
         reasons: Sequence[str] = (),
+        selected_by: str = "command",
     ) -> None:
         self.family = family
         self.matched_reducer = matched_reducer
         self.confidence = confidence
+        # As the TypeScript tokenjuice: the command as given, a shell body, or unwrapped.
         self.matched_via = matched_via
+        # Ours: `command` (match), `classifier` (forced), `generic`, or a pass-through mode.
+        self.selected_by = selected_by
         self.matched_command = matched_command
         self.reasons = tuple(reasons)
 
@@ -135,6 +139,7 @@ class Classification:
         d["matchedVia"] = self.matched_via
         if self.matched_command:
             d["matchedCommand"] = self.matched_command
+        d["selectedBy"] = self.selected_by
         return d
 
     def __repr__(self) -> str:

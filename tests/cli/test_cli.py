@@ -70,8 +70,9 @@ def test_reduce_json_protocol_direct_and_envelope() -> None:
         "family": "git-status",
         "matchedReducer": "git/status",
         "confidence": out["classification"]["confidence"],
-        "matchedVia": "command",
+        "matchedVia": "original",
         "matchedCommand": "git status",
+        "selectedBy": "command",
     }
     assert out["stats"]["rawChars"] == len(fx["combined"])
     assert out["stats"]["reducedChars"] == len(out["inlineText"])

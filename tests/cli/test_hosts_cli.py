@@ -79,8 +79,12 @@ def test_guidance_and_agents_md(home: Path, tmp_path: Path) -> None:
     assert "added" in tj(home, "install", "agents-md", "--file", str(agents)).stdout
     assert "unchanged" in tj(home, "install", "agents-md", "--file", str(agents)).stdout
     assert g.stdout in agents.read_text()
-    assert "removed" in tj(home, "uninstall", "agents-md", "--file", str(agents)).stdout
+    dry = tj(home, "uninstall", "agents-md", "--file", str(agents), "--dry-run").stdout
+    assert dry == f"guidance would be removed: {agents}\n" and g.stdout in agents.read_text()
+    assert tj(home, "uninstall", "agents-md", "--file", str(agents)).stdout == f"guidance removed: {agents}\n"
     assert agents.read_text() == "# Notes\n"
+    gone = tj(home, "uninstall", "agents-md", "--file", str(agents), "--dry-run").stdout
+    assert gone == f"guidance absent: {agents}\n"
 
 
 def test_dry_run_shows_the_change_and_makes_none(tmp_path: Path) -> None:

@@ -152,3 +152,29 @@ def test_a_script_header_in_the_output_names_the_scripts_rule() -> None:
     # A chain no single rule claims leaves the script's own rule.
     chain = "> api@0.3.0 build /repo\n> rm -rf dist && tsc -p .\n\nsrc/a.ts(2,7): error TS2322: x\n"
     assert rule_for("pnpm build", chain) == "build/pnpm-build"
+
+
+@pytest.mark.parametrize(
+    ("command", "source"),
+    [
+        ("git status", "original"),
+        ("pytest -q tests/a.py", "original"),
+        ("cd web && pnpm tsc", "effective"),
+        ("FOO=1 pytest", "effective"),
+        ("uv run pytest", "effective"),
+        ("pnpm exec tsc", "effective"),
+        ("bash -lc 'cd apps/ios && xcodebuild build'", "shell-body"),
+        ("sh -c 'npm test'", "shell-body"),
+    ],
+)
+def test_the_match_source_names_what_was_unwrapped(command: str, source: str) -> None:
+    # The TypeScript tokenjuice's classification.matchedVia.
+    assert analyze(command, cwd="/nonexistent").source == source
+    run = ToolRun(tool_name="exec", command=command, combined="x\n", exit_code=1, cwd="/nonexistent")
+    assert REDUCER.reduce_run(run).to_dict()["classification"]["matchedVia"] == source
+
+
+def test_a_script_read_from_the_output_header_is_effective() -> None:
+    run = ToolRun(tool_name="exec", command="npm test", combined="> w@1 test\n> jest\n\nFAIL a.test.js\n", exit_code=1)
+    cls = REDUCER.reduce_run(run).to_dict()["classification"]
+    assert (cls["matchedReducer"], cls["matchedVia"], cls["selectedBy"]) == ("tests/jest", "effective", "command")

@@ -164,7 +164,7 @@ def test_unknown_formatter_warns_and_applies_the_rule_without_it() -> None:
 def test_classifier_forces_a_rule() -> None:
     fx = load("git-status", "git-status-long")
     red = builtin().reduce_run(fixture_run(fx), classifier="git/status")
-    assert red.classification.matched_via == "classifier"
+    assert red.classification.selected_by == "classifier"
     plain = builtin().reduce(fixture_run(fx).combined, command="cat status.txt")
     assert plain.rule_id != "git/status"
 

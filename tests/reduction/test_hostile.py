@@ -43,6 +43,14 @@ def test_binary_is_summarised_and_kept_byte_exact(tmp_path: Path) -> None:
     assert cat(artifact_of(text)) == data
 
 
+def test_a_few_binary_bytes_come_back_raw_when_a_summary_would_cost_more(tmp_path: Path) -> None:
+    data = bytes(range(32))
+    (tmp_path / "tiny.bin").write_bytes(data)
+    p = wrap(tmp_path, "import sys; sys.stdout.buffer.write(open('tiny.bin','rb').read()); sys.exit(1)")
+    assert p.returncode == 1
+    assert p.stdout == b"exit 1\n" + data
+
+
 def test_png_is_named() -> None:
     # What a tool hands over after decoding an image as UTF-8 with replacement.
     png = (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 20).decode("utf-8", "replace")

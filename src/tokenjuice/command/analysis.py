@@ -107,6 +107,7 @@ class CommandInfo:
         "argv",
         "compound",
         "compound_reason",
+        "given",
         "original",
         "parse_error",
         "program",
@@ -120,6 +121,8 @@ class CommandInfo:
     def __init__(self, original: str) -> None:
         self.original = original
         self.argv: tuple[str, ...] = ()
+        # The first simple command as written, before any unwrapping.
+        self.given: tuple[str, ...] = ()
         self.program = ""
         self.subcommand: str | None = None
         self.compound = False
@@ -154,6 +157,15 @@ class CommandInfo:
             names.append(stripped)
         return tuple(dict.fromkeys(names))
 
+    @property
+    def source(self) -> str:
+        """What the matched command is to the one given, in the TypeScript tokenjuice's
+        words: `original`, `shell-body` (inside `bash -c '…'`) or `effective` (after
+        unwrapping runners, wrappers, a leading `cd` or assignments)."""
+        if self.argv == self.given:
+            return "original"
+        return "shell-body" if any(s.endswith(" body") for s in self.steps) else "effective"
+
     def has_token(self, token: str) -> bool:
         """Exact argv token, or `--opt=value` for a `--opt` token."""
         if token in self.argv[1:]:
@@ -183,6 +195,7 @@ def analyze(
         if text is not None:
             _analyze_shell(text, info, cwd, 0)
         elif argv:
+            info.given = tuple(argv)
             _analyze_argv(list(argv), info, cwd, 0)
         return info
     except ShellSyntaxError as exc:
@@ -196,7 +209,7 @@ def analyze(
     info.parse_error = reason
     info.steps.append(f"shell parse failed ({reason}); split on blanks")
     words = original.split()
-    info.argv = tuple(words)
+    info.argv = info.given = tuple(words)
     info.program = program_name(words[0]) if words else ""
     _mark_compound(info, "command line not understood")
     return info
@@ -235,6 +248,8 @@ def _analyze_shell(command: str, info: CommandInfo, cwd: str | None, depth: int)
     items = parsed.items
     if not items:
         return
+    if depth == 0:
+        info.given = tuple(items[0].stages[0].argv)
     if parsed.subshell:
         _mark_compound(info, "subshell or grouping")
     if parsed.heredoc:
@@ -546,6 +561,7 @@ def with_script_from_output(info: CommandInfo, output: str) -> CommandInfo:
         return info
     new = analyze(body, None, None)
     new.original = info.original
+    new.given = info.given
     new.script = info.script
     new.steps = [*info.steps, f"script from the output header: `{body[:60]}`", *new.steps]
     new.unresolved = info

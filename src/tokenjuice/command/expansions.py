@@ -23,12 +23,8 @@ def double(s: str, i: int, tok: Token) -> tuple[str, int]:
             if s[i + 1] != "\n":
                 out.append(s[i + 1])
             i += 2
-        elif c == "$":
-            j = dollar(s, i, tok)
-            out.append(s[i:j])
-            i = j
-        elif c == "`":
-            j = backquote(s, i, tok)
+        elif c in "$`":
+            j = dollar(s, i, tok) if c == "$" else backquote(s, i, tok)
             out.append(s[i:j])
             i = j
         else:

@@ -249,12 +249,8 @@ class _Lexer:
                 body, i = double(s, i + 2, tok)
                 out.append(body)
                 quoted = True
-            elif c == "$":
-                j = dollar(s, i, tok)
-                out.append(s[i:j])
-                i = j
-            elif c == "`":
-                j = backquote(s, i, tok)
+            elif c in "$`":
+                j = dollar(s, i, tok) if c == "$" else backquote(s, i, tok)
                 out.append(s[i:j])
                 i = j
             else:

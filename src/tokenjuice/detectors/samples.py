@@ -20,6 +20,12 @@ _LOWER_HEX = "0123456789abcdef"
 _B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    _Add = Callable[..., None]  # samples()'s `add(name, kind, secret, output, command, core="")`
+
 
 class Sample:
     """`secret` must vanish from everything tokenjuice shows or keeps; `core` is the
@@ -90,6 +96,14 @@ def samples(seed: int = 20) -> list[Sample]:
     def add(name: str, kind: str, secret: str, output: str, command: str, core: str = "") -> None:
         out.append(Sample(name, kind, secret, output, command, core))
 
+    _prefixed_tokens(add, rnd)
+    _service_tokens(add, rnd)
+    _credentials_in_context(add, rnd)
+    return out
+
+
+def _prefixed_tokens(add: _Add, rnd: random.Random) -> None:
+    """Code hosts, chat, payments and AI providers: tokens with a vendor prefix."""
     t = checksummed("ghp_", rnd)
     add("github-classic", "github-token", t, f"GITHUB_TOKEN={t}", f"git push https://{t}@github.com/acme/app.git")
     t = checksummed("ghs_", rnd)
@@ -137,6 +151,10 @@ def samples(seed: int = 20) -> list[Sample]:
         f"//registry.npmjs.org/:_authToken={t}",
         f"npm config set //registry.npmjs.org/:_authToken {t}",
     )
+
+
+def _service_tokens(add: _Add, rnd: random.Random) -> None:
+    """Package registries, SaaS and infrastructure services."""
     t = "pypi-AgEIcHlwaS5vcmc" + _s(rnd, 120, _ALNUM + "-_")
     add("pypi", "pypi-token", t, f"password = {t}", f"twine upload -u __token__ -p {t} dist/*")
     t = f"SG.{_s(rnd, 22, _ALNUM + '-_')}.{_s(rnd, 43, _ALNUM + '-_')}"
@@ -190,6 +208,10 @@ def samples(seed: int = 20) -> list[Sample]:
         f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={t};EndpointSuffix=core.windows.net",
         f'az storage blob list --connection-string "AccountName=acme;AccountKey={t}"',
     )
+
+
+def _credentials_in_context(add: _Add, rnd: random.Random) -> None:
+    """Keys without a prefix, passwords and credentials recognised by their context."""
     t = _jwt(rnd)
     add("jwt", "jwt", t, f"Set-Cookie: session={t}; HttpOnly", f"curl -b session={t} https://app.example.org")
     pem, lines = _pem(rnd)
@@ -299,4 +321,3 @@ def samples(seed: int = 20) -> list[Sample]:
         f'{{"auths": {{"reg.io": {{"auth": "{t}"}}}}}}',
         f'echo \'{{"auth": "{t}"}}\' > config.json',
     )
-    return out

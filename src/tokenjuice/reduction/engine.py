@@ -365,9 +365,10 @@ class Reducer:
             rule.family,
             rule.id,
             confidence=confidence,
-            matched_via=via,
+            matched_via=cmd.source,
             matched_command=cmd.text or None,
             reasons=reasons,
+            selected_by=via,
         )
 
         spool = run.metadata.get("spooled")
@@ -438,7 +439,7 @@ class Reducer:
 
         tok = counter()
         n_lines = audit.count_lines(raw)
-        cls = Classification("binary", None, matched_via="binary")
+        cls = Classification("binary", None, selected_by="binary")
         red = Reduction(
             text="",
             rule_id="binary",
@@ -455,9 +456,12 @@ class Reducer:
             exit_code=run.exit_code,
         )
         spool = run.metadata.get("spooled")
-        pointer = self._keep_raw(run, red, raw)
         what = describe(raw, run.raw_bytes) if spool is None else f"binary data, {spool.total_bytes:,} bytes"
         parts = [inline.exit_line(run.exit_code, compose.exit_note(run)), f"[binary output ({what}) not shown"]
+        probe = "\n".join(p for p in parts if p) + f" · {compose.POINTER_PROBE}]"
+        if spool is None and not compose.worth_it(raw, probe, run, self.min_saved_tokens, self.min_saved_share):
+            return self._raw(run, raw, "original", cls)  # a few bytes: their summary would cost more
+        pointer = self._keep_raw(run, red, raw)
         text = "\n".join(p for p in parts if p) + (f" · {pointer}]" if pointer else "]")
         red.text = text
         red.reduced_chars = len(text)
@@ -491,7 +495,7 @@ class Reducer:
             body = spooled.note(spool) + "\n" + body
         head = inline.exit_line(run.exit_code, compose.exit_note(run))
         text = f"{head}\n{body}" if head else body
-        cls = cls or Classification("raw" if mode == "raw" else "generic", None, matched_via=mode)
+        cls = cls or Classification("raw" if mode == "raw" else "generic", None, selected_by=mode)
         red = Reduction(
             text=text,
             rule_id=cls.matched_reducer or mode,

@@ -14,6 +14,8 @@ from tokenjuice.cli.options import flag, positional, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tokenjuice.hosts._base import Host
 
 
@@ -51,19 +53,27 @@ OPTIONS = (
 )
 
 
+def edit_guidance(args: argparse.Namespace, edit: Callable[..., str]) -> int:
+    """`install`/`uninstall agents-md`: the guidance block added to or removed from a file."""
+    import sys
+
+    path = args.file or "AGENTS.md"
+    try:
+        action = edit(path, dry_run=args.dry_run)
+    except OSError as exc:
+        raise UserError(f"cannot update {path}: {exc.strerror or exc}") from None
+    would = args.dry_run and action not in ("unchanged", "absent")
+    sys.stdout.write(f"guidance {'would be ' if would else ''}{action}: {path}\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
     if args.host == "agents-md":
         from tokenjuice.guidance import install_block
 
-        path = args.file or "AGENTS.md"
-        try:
-            action = install_block(path, dry_run=args.dry_run)
-        except OSError as exc:
-            raise UserError(f"cannot update {path}: {exc.strerror or exc}") from None
-        sys.stdout.write(f"guidance {'would be ' if args.dry_run and action != 'unchanged' else ''}{action}: {path}\n")
-        return 0
+        return edit_guidance(args, install_block)
 
     from tokenjuice import hosts
     from tokenjuice.hosts._settings import SettingsError

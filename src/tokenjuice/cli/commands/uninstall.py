@@ -22,15 +22,10 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     if args.host == "agents-md":
+        from tokenjuice.cli.commands.install import edit_guidance
         from tokenjuice.guidance import remove_block
 
-        path = args.file or "AGENTS.md"
-        try:
-            action = remove_block(path, dry_run=args.dry_run)
-        except OSError as exc:
-            raise UserError(f"cannot update {path}: {exc.strerror or exc}") from None
-        sys.stdout.write(f"guidance {action}: {path}\n")
-        return 0
+        return edit_guidance(args, remove_block)
 
     from tokenjuice import hosts
     from tokenjuice.cli.commands.install import scope_of
