@@ -18,7 +18,6 @@ prefilters on other text.
 from __future__ import annotations
 
 from tokenjuice import _re as re
-from tokenjuice.backtrack import Syntax
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +67,9 @@ def _better(a: tuple[frozenset[str], bool] | None, b: tuple[frozenset[str], bool
 
 def _literal(node: Any) -> tuple[str, bool] | None:
     """The one character a node matches (lower-cased when it matches either case)."""
-    if not isinstance(node, Syntax.Char):
+    from tokenjuice.backtrack.tree import Char
+
+    if not isinstance(node, Char):
         return None
     cs = node.cs
     if cs.neg or len(cs.ranges) != 1 or cs.ranges[0][0] != cs.ranges[0][1] or not cs.cats <= {"c"}:
@@ -79,10 +80,12 @@ def _literal(node: Any) -> tuple[str, bool] | None:
 
 
 def _node(node: Any) -> _Info:
+    from tokenjuice.backtrack.tree import Alt
+
     lit = _literal(node)
     if lit is not None:
         return _Info(lit[0], None, lit[1])
-    if isinstance(node, Syntax.Alt):
+    if isinstance(node, Alt):
         return _alt(node.branches)
     return _Info(None, None, False)
 
@@ -104,6 +107,8 @@ def _alt(branches: list[list[Any]]) -> _Info:
 
 
 def _walk(items: list[Any]) -> _Info:
+    from tokenjuice.backtrack.tree import Alt, Repeat
+
     run: list[str] = []
     run_fold = False
     pure = True  # every item so far was a literal: the sequence is one exact string
@@ -117,7 +122,7 @@ def _walk(items: list[Any]) -> _Info:
             run_fold = False
 
     for item in items:
-        if isinstance(item, Syntax.Alt) and len(item.branches) > 1 and run:
+        if isinstance(item, Alt) and len(item.branches) > 1 and run:
             infos = [_walk(branch) for branch in item.branches]
             if all(i.exact for i in infos):
                 # `ab(?:c|d)`: the run so far goes in front of each alternative.
@@ -127,7 +132,7 @@ def _walk(items: list[Any]) -> _Info:
                 run_fold = False
                 pure = False
                 continue
-        if isinstance(item, Syntax.Repeat):
+        if isinstance(item, Repeat):
             pure = False
             flush()
             if item.lo >= 1:
@@ -178,6 +183,8 @@ def required(pattern: str, flags: int = 0) -> Literals | None:
 
 def _required(pattern: str, flags: int) -> tuple[tuple[str, ...], bool] | None:
     """`required` as plain data (the cross-process cache keeps it)."""
+    from tokenjuice.backtrack import Syntax  # only to compute a fact the cache lacks
+
     try:
         info = _alt(Syntax(pattern, flags & re.IGNORECASE).tree.branches)
     except (ValueError, RecursionError):  # not understood: no prefilter, never an error
@@ -207,6 +214,8 @@ def anchored(pattern: str, flags: int = 0) -> bool:
 
 
 def _is_anchored(pattern: str, flags: int) -> bool:
+    from tokenjuice.backtrack import Syntax  # only to compute a fact the cache lacks
+
     try:
         syntax = Syntax(pattern, flags)
     except (ValueError, RecursionError):  # not understood: plain search
@@ -215,12 +224,14 @@ def _is_anchored(pattern: str, flags: int) -> bool:
 
 
 def _starts_at_beginning(items: list[Any]) -> bool:
+    from tokenjuice.backtrack.tree import Alt, Assert
+
     if not items:
         return False
     first = items[0]
-    if isinstance(first, Syntax.Assert):
+    if isinstance(first, Assert):
         return first.kind in ("^", "A")
-    if isinstance(first, Syntax.Alt):
+    if isinstance(first, Alt):
         return all(_starts_at_beginning(b) for b in first.branches)
     return False
 
@@ -245,11 +256,15 @@ def prefix(pattern: str, flags: int = 0) -> str | None:
 
 
 def _is_boundary(node: Any) -> bool:
-    return isinstance(node, Syntax.Assert) and node.kind in ("b", "B")
+    from tokenjuice.backtrack.tree import Assert
+
+    return isinstance(node, Assert) and node.kind in ("b", "B")
 
 
 def _literal_prefix(pattern: str, flags: int) -> str:
     """`prefix` as plain data ("" for none)."""
+    from tokenjuice.backtrack import Syntax  # only to compute a fact the cache lacks
+
     try:
         syntax = Syntax(pattern, flags)
     except (ValueError, RecursionError):  # not understood: plain search

@@ -18,7 +18,7 @@ from tests.faults._util import TJ, assert_failed_open, assert_one_line_error, tj
 NOISE = "for i in range(3000): print(f'Downloading package-{i}.tar.gz (12 kB)')\nprint('src/x.c:1: error: bad')\n"
 
 
-@pytest.mark.parametrize("depth", [2000, 100_000])
+@pytest.mark.parametrize("depth", [600, 2000, 100_000])
 def test_reduce_json_nested_too_deeply_is_bad_input(depth: int, tmp_path: Path) -> None:
     payload = ("[" * depth + "]" * depth).encode()
     assert "nested too deeply" in assert_one_line_error(tj("reduce-json", home=tmp_path, stdin=payload))
@@ -127,3 +127,13 @@ def test_the_mcp_server_answers_lines_it_cannot_read(tmp_path: Path) -> None:
         assert time.monotonic() - started < 30
     finally:
         client.close()
+
+
+def test_reduce_json_nested_within_the_limit_is_read(tmp_path: Path) -> None:
+    """Nesting is refused at the same depth on every Python, and a payload within it is
+    reduced as usual."""
+    deep = "[" * 400 + "]" * 400
+    payload = f'{{"command": "x", "combinedText": "a", "metadata": {{"deep": {deep}}}}}'.encode()
+    p = tj("reduce-json", home=tmp_path, stdin=payload)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["inlineText"].endswith("a")
