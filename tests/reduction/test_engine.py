@@ -182,3 +182,37 @@ def test_result_fields_and_json_shape() -> None:
     assert d["facts"]["error"] >= 1
     assert d["lossy"] is True
     json.dumps(d)
+
+
+def test_the_garbage_collector_is_paused_only_during_a_large_reduction(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from tokenjuice.reduction import engine, pipeline
+
+    seen: list[bool] = []
+    real = pipeline.apply_rule
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kw)
+
+    monkeypatch.setattr(pipeline, "apply_rule", spy)
+    big = "".join(f"step {i}: ok\n" for i in range(engine.GC_PAUSE_ABOVE // 8))
+    reducer = Reducer(store=False, record=False)
+    assert gc.isenabled()
+    reducer.reduce(big, command="pytest", exit_code=0)
+    reducer.reduce("step 1: ok\n" * 10, command="pytest", exit_code=0)
+    assert seen == [False, True] and gc.isenabled()
+    gc.disable()  # a caller's own choice stands
+    try:
+        reducer.reduce(big, command="pytest", exit_code=0)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+    def broken(*args: Any, **kw: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(pipeline, "apply_rule", broken)
+    red = reducer.reduce(big, command="pytest", exit_code=0)
+    assert red.mode == "fail-open" and gc.isenabled()

@@ -6,6 +6,7 @@ patterns between calls; `tokenjuice.reduce()` uses a shared default instance.
 
 from __future__ import annotations
 
+import gc
 import time
 
 from tokenjuice import _log, _recache
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 DEFAULT_DENSITY_THRESHOLD = 0.3
 # What fail-open passes on at most: head and tail of the original around a marker.
 FAIL_OPEN_MAX_CHARS = 64_000
+# Outputs above this reduce with the cyclic garbage collector paused (see `reduce_run`).
+GC_PAUSE_ABOVE = 256_000
 # After an output passed whole because no store could keep it for a reduction.
 UNSTORED_NOTE = "[shown whole: the full output could not be stored, so nothing was left out]"
 
@@ -233,6 +236,12 @@ class Reducer:
         listener = warnings.append
         _log.add_listener(listener)
         redactions: dict[str, int] = {}
+        # Full cyclic collections walk every live object, so over a large output's line
+        # lists they add up faster than the input grows; a reduction makes no cycles
+        # worth collecting, so the collector waits until it ends.
+        paused = len(run.combined) > GC_PAUSE_ABOVE and gc.isenabled()
+        if paused:
+            gc.disable()
         try:
             run, redactions = self._redact(run)
             raw = run.combined
@@ -252,6 +261,8 @@ class Reducer:
                     red = self._raw(run, raw, "fail-open")
         finally:
             _log.remove_listener(listener)
+            if paused:
+                gc.enable()
         red.warnings = warnings
         red.redactions = redactions
         red.duration_ms = (time.perf_counter() - t0) * 1000
